@@ -1,0 +1,49 @@
+# Helpers that register psbench tests with ctest.
+include(GoogleTest)
+include(ProcessorCount)
+ProcessorCount(PSBENCH_CORES)
+if(PSBENCH_CORES EQUAL 0)
+  set(PSBENCH_CORES 1)
+endif()
+
+# psbench_add_unit_test(NAME SOURCES src... [LIBS lib...]): a serial gtest binary, one ctest entry per test.
+function(psbench_add_unit_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main psbench_options)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120 LABELS unit)
+endfunction()
+
+# psbench_add_mpi_test(NAME SOURCES src... RANKS k... [LIBS lib...] [TIMEOUT s]): a gtest binary with the
+# MPI-aware main, run once per rank count under mpiexec with PROCESSORS and TIMEOUT set.
+function(psbench_add_mpi_test name)
+  cmake_parse_arguments(ARG "" "TIMEOUT" "SOURCES;RANKS;LIBS" ${ARGN})
+  if(NOT ARG_TIMEOUT)
+    set(ARG_TIMEOUT 120)
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_LIBS} psbench_mpi_gtest_main)
+  foreach(ranks IN LISTS ARG_RANKS)
+    psbench_mpiexec_command(launcher ${ranks})
+    add_test(NAME ${name}.np${ranks} COMMAND ${launcher} $<TARGET_FILE:${name}>)
+    set(used ${ranks})
+    if(used GREATER PSBENCH_CORES)
+      set(used ${PSBENCH_CORES})
+    endif()
+    set_tests_properties(${name}.np${ranks} PROPERTIES PROCESSORS ${used} TIMEOUT ${ARG_TIMEOUT} LABELS mpi
+      ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+  endforeach()
+endfunction()
+
+# psbench_mpiexec_command(OUT ranks): the mpiexec prefix for a job of that many ranks on this machine.
+function(psbench_mpiexec_command out ranks)
+  set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks})
+  if(ranks GREATER PSBENCH_CORES)
+    list(APPEND command --oversubscribe)
+  endif()
+  list(APPEND command ${MPIEXEC_PREFLAGS})
+  set(${out} ${command} PARENT_SCOPE)
+endfunction()
+
+# Open MPI refuses to run as root without these; CI and fresh machines run the tests as root.
+set(PSBENCH_MPI_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")

@@ -1,0 +1,10 @@
+# Compile options shared by every psbench target.
+add_library(psbench_options INTERFACE)
+target_compile_options(psbench_options INTERFACE -Wall -Wextra -Wpedantic)
+if(PSBENCH_NATIVE)
+  target_compile_options(psbench_options INTERFACE -march=native)
+endif()
+if(PSBENCH_SANITIZE)
+  target_compile_options(psbench_options INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(psbench_options INTERFACE -fsanitize=address,undefined)
+endif()

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages psbench needs (only those missing), then configures and builds it.
+# Idempotent: a second run only rebuilds what changed. Usage: jobs/setup.sh [cmake preset, default 'default']
+set -euo pipefail
+
+preset="${1:-default}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+packages=(
+  build-essential cmake pkg-config
+  libopenmpi-dev openmpi-bin
+  libhdf5-openmpi-dev hdf5-tools
+  libdnnl-dev ocl-icd-opencl-dev
+  libbenchmark-dev libgtest-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev
+  dataset-fashion-mnist
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  echo "setup: installing ${missing[*]}"
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: error: packages are missing and installing them needs root (run as root or with sudo)" >&2
+    exit 2
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#packages[@]} Debian packages present"
+fi
+
+echo "setup: configuring and building preset '$preset'"
+cd "$root"
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" -j "$(nproc)"
+echo "setup: built $root/build/$preset/src/cli/psbench"

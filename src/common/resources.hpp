@@ -1,0 +1,17 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace psbench {
+
+/// Peak resident set size of this process in bytes (getrusage ru_maxrss).
+std::uint64_t peak_rss_bytes();
+
+/// Host name of this machine.
+std::string host_name();
+
+/// Number of online CPU cores on this machine.
+int online_cores();
+
+}  // namespace psbench

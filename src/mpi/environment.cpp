@@ -1,0 +1,68 @@
+#include "mpi/environment.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "common/check.hpp"
+#include "mpi/call.hpp"
+
+namespace psbench::mpi {
+namespace {
+
+void abort_job(const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  std::fflush(stderr);
+  int initialized = 0;
+  int finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized != 0 && finalized == 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+}  // namespace
+
+Environment::Environment(int& argc, char**& argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized == 0) {
+    int provided = 0;
+    PSBENCH_MPI_CALL(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided));
+    owns_init_ = true;
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  world_ = Communicator::world();
+  set_check_prefix("rank " + std::to_string(world_.rank()));
+  set_fatal_handler(&abort_job);
+}
+
+Environment::~Environment() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  world_ = Communicator();
+  if (owns_init_ && finalized == 0) {
+    if (MPI_Finalize() != MPI_SUCCESS) std::fprintf(stderr, "psbench: warning: MPI_Finalize failed\n");
+  }
+}
+
+std::string Environment::library_version() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int length = 0;
+  MPI_Get_library_version(text, &length);
+  std::string version(text, static_cast<std::size_t>(length));
+  const auto comma = version.find(',');
+  if (comma != std::string::npos) version.resize(comma);
+  while (!version.empty() && (version.back() == '\n' || version.back() == ' ' || version.back() == '\0')) {
+    version.pop_back();
+  }
+  return version;
+}
+
+void Environment::abort(int exit_code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  std::_Exit(exit_code);
+}
+
+}  // namespace psbench::mpi
