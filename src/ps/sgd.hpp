@@ -1,0 +1,28 @@
+#pragma once
+
+#include <span>
+#include <vector>
+
+namespace psbench::ps {
+
+/// Learning rate and momentum of plain SGD.
+struct SgdConfig {
+  float learning_rate = 0.01F;  ///< step size
+  float momentum = 0.0F;        ///< 0 for plain SGD
+};
+
+/// SGD with optional heavy-ball momentum (v = m*v + g; w -= lr*v), over a fixed-size vector.
+/// The local trainer and the servers use this same code, so their updates agree bit for bit.
+class SgdOptimizer {
+ public:
+  /// Prepares state for a vector of size values.
+  SgdOptimizer(std::size_t size, SgdConfig config);
+  /// Applies one update of weights with gradients (both of the constructed size).
+  void apply(std::span<float> weights, std::span<const float> gradients);
+
+ private:
+  SgdConfig config_;
+  std::vector<float> velocity_;
+};
+
+}  // namespace psbench::ps

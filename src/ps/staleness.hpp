@@ -1,0 +1,36 @@
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace psbench::ps {
+
+/// Histogram of update staleness (server version now minus the version the gradient was computed from);
+/// fixed buckets so recording allocates nothing, with the last bucket collecting everything beyond.
+class StalenessHistogram {
+ public:
+  /// Buckets 0..buckets-2 count exact values; bucket buckets-1 counts everything larger.
+  explicit StalenessHistogram(std::size_t buckets = 1024);
+  /// Counts one update of the given staleness.
+  void record(std::uint64_t staleness);
+  /// Adds another histogram's counts (same bucket count).
+  void merge(const StalenessHistogram& other);
+  /// Number of updates recorded.
+  [[nodiscard]] std::uint64_t total() const { return total_; }
+  /// Mean staleness (exact, from the running sum), 0 when empty.
+  [[nodiscard]] double mean() const;
+  /// Largest staleness recorded (exact).
+  [[nodiscard]] std::uint64_t max() const { return max_; }
+  /// Counts per bucket, trailing empty buckets removed.
+  [[nodiscard]] std::vector<std::uint64_t> counts() const;
+  /// Raw counts per bucket (all buckets), for reductions.
+  [[nodiscard]] const std::vector<std::uint64_t>& raw_counts() const { return counts_; }
+
+ private:
+  std::vector<std::uint64_t> counts_;
+  std::uint64_t total_ = 0;
+  std::uint64_t sum_ = 0;
+  std::uint64_t max_ = 0;
+};
+
+}  // namespace psbench::ps
