@@ -22,7 +22,8 @@ namespace detail {
 class CheckMessage {
  public:
   /// Starts a message for a check that failed at file:line.
-  CheckMessage(const char* file, int line, const char* expression) : file_(file), line_(line), expression_(expression) {}
+  CheckMessage(const char* file, int line, const char* expression)
+      : file_(file), line_(line), expression_(expression) {}
   CheckMessage(const CheckMessage&) = delete;
   CheckMessage& operator=(const CheckMessage&) = delete;
   /// Ends the job with the collected detail.

@@ -83,8 +83,8 @@ std::vector<std::string> Communicator::gather(const std::string& text, int root)
     total += lengths[i];
   }
   std::string joined(static_cast<std::size_t>(total), '\0');
-  PSBENCH_MPI_CALL(MPI_Gatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(),
-                               MPI_CHAR, root, comm_));
+  PSBENCH_MPI_CALL(
+      MPI_Gatherv(text.data(), length, MPI_CHAR, joined.data(), lengths.data(), offsets.data(), MPI_CHAR, root, comm_));
   std::vector<std::string> result;
   result.reserve(lengths.size());
   for (std::size_t i = 0; i < lengths.size(); ++i) {

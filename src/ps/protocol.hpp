@@ -12,12 +12,12 @@ enum class PushKind : std::uint32_t { kGradient = 0, kDone = 1 };
 
 /// Sent by a worker before each gradient shard (and alone, with kind kDone, when it has finished).
 struct PushHeader {
-  std::uint64_t version = 0;       ///< shard version the gradient was computed from
-  double loss = 0.0;               ///< mean minibatch loss of this step (for progress reporting)
-  std::uint32_t epoch = 0;         ///< epoch of this step, from 0
-  std::uint32_t samples = 0;       ///< samples in this step
+  std::uint64_t version = 0;            ///< shard version the gradient was computed from
+  double loss = 0.0;                    ///< mean minibatch loss of this step (for progress reporting)
+  std::uint32_t epoch = 0;              ///< epoch of this step, from 0
+  std::uint32_t samples = 0;            ///< samples in this step
   PushKind kind = PushKind::kGradient;  ///< gradient or done
-  std::uint32_t last_of_epoch = 0; ///< 1 on the worker's last step of an epoch
+  std::uint32_t last_of_epoch = 0;      ///< 1 on the worker's last step of an epoch
 };
 
 /// Sent by a server before each fresh shard.

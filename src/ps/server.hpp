@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "mpi/communicator.hpp"
-#include "ps/shard_layout.hpp"
 #include "ps/sgd.hpp"
+#include "ps/shard_layout.hpp"
 #include "ps/staleness.hpp"
 #include "ps/topology.hpp"
 
@@ -15,20 +15,20 @@ namespace psbench::ps {
 
 /// What a server measured while serving.
 struct ServerStats {
-  std::uint64_t updates = 0;          ///< gradient pushes applied
-  double service_seconds = 0.0;       ///< from a push header's arrival to the reply sent (receive, apply, send)
-  double apply_seconds = 0.0;         ///< inside the optimizer only
-  double idle_seconds = 0.0;          ///< waiting for the next message
-  double serve_seconds = 0.0;         ///< whole serve() call
-  StalenessHistogram staleness;       ///< staleness of every applied update
+  std::uint64_t updates = 0;     ///< gradient pushes applied
+  double service_seconds = 0.0;  ///< from a push header's arrival to the reply sent (receive, apply, send)
+  double apply_seconds = 0.0;    ///< inside the optimizer only
+  double idle_seconds = 0.0;     ///< waiting for the next message
+  double serve_seconds = 0.0;    ///< whole serve() call
+  StalenessHistogram staleness;  ///< staleness of every applied update
 };
 
 /// All workers' totals for one finished epoch, as seen by a server.
 struct EpochProgress {
-  std::uint32_t epoch = 0;        ///< the epoch that every worker has finished
-  double mean_loss = 0.0;         ///< mean of the workers' step losses in that epoch
-  std::uint64_t samples = 0;      ///< samples of all workers in that epoch
-  double finished_at = 0.0;       ///< monotonic_seconds() when the last worker finished it
+  std::uint32_t epoch = 0;    ///< the epoch that every worker has finished
+  double mean_loss = 0.0;     ///< mean of the workers' step losses in that epoch
+  std::uint64_t samples = 0;  ///< samples of all workers in that epoch
+  double finished_at = 0.0;   ///< monotonic_seconds() when the last worker finished it
 };
 
 /// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard.

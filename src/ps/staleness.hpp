@@ -19,6 +19,8 @@ class StalenessHistogram {
   [[nodiscard]] std::uint64_t total() const { return total_; }
   /// Mean staleness (exact, from the running sum), 0 when empty.
   [[nodiscard]] double mean() const;
+  /// Sum of all recorded staleness values (exact).
+  [[nodiscard]] std::uint64_t sum() const { return sum_; }
   /// Largest staleness recorded (exact).
   [[nodiscard]] std::uint64_t max() const { return max_; }
   /// Counts per bucket, trailing empty buckets removed.

@@ -6,7 +6,6 @@
 
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
-#include "mpi/request.hpp"
 #include "ps/protocol.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"

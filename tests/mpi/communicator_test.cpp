@@ -1,10 +1,11 @@
+#include "mpi/communicator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <numeric>
 #include <vector>
 
 #include "mpi/collective_error.hpp"
-#include "mpi/communicator.hpp"
 
 namespace psbench::mpi {
 namespace {
