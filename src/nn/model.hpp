@@ -16,9 +16,9 @@ struct InputShape {
 
 /// Loss and correct predictions over a set of samples.
 struct Evaluation {
-  double loss_sum = 0.0;      ///< summed cross-entropy
-  std::int64_t correct = 0;   ///< samples whose arg-max matched the label
-  std::int64_t samples = 0;   ///< samples evaluated
+  double loss_sum = 0.0;     ///< summed cross-entropy
+  std::int64_t correct = 0;  ///< samples whose arg-max matched the label
+  std::int64_t samples = 0;  ///< samples evaluated
 };
 
 /// A network built from a spec ("mlp:512,256" or "cnn") whose weights and biases live in one contiguous

@@ -1,0 +1,79 @@
+// Forward+backward per minibatch of the two models, beside oneDNN's matmul at the MLP's largest layer shape
+// (its limit), all on one thread. See docs/nn.md for the command and the figures.
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <oneapi/dnnl/dnnl.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "nn/model.hpp"
+
+namespace {
+
+constexpr psbench::nn::InputShape kInput{1, 28, 28};
+constexpr int kClasses = 10;
+constexpr int kThreads = 1;
+
+void fill_uniform(std::vector<float>& values, std::uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(-1.0F, 1.0F);
+  for (float& v : values) v = distribution(generator);
+}
+
+void train_step(benchmark::State& state, const std::string& spec) {
+  const int batch = static_cast<int>(state.range(0));
+  psbench::nn::Model model(spec, kInput, kClasses, batch, 1, kThreads);
+  std::vector<float> images(static_cast<std::size_t>(batch) * 28 * 28);
+  fill_uniform(images, 2);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(batch));
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % kClasses);
+  (void)model.train_step(images.data(), labels.data());  // first touch of the buffers and the scratchpad
+  for (auto _ : state) benchmark::DoNotOptimize(model.train_step(images.data(), labels.data()));
+  const auto iterations = static_cast<double>(state.iterations());
+  state.counters["samples/s"] = benchmark::Counter(iterations * batch, benchmark::Counter::kIsRate);
+  state.counters["FLOP/s"] = benchmark::Counter(iterations * model.flops_per_step(), benchmark::Counter::kIsRate);
+  state.counters["params"] = static_cast<double>(model.parameter_count());
+}
+
+void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
+void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
+
+/// dst[M x N] = src[M x K] * weights[K x N], plain row-major: the MLP's first layer at batch M as one matmul.
+void BM_OneDnnMatmul(benchmark::State& state) {
+  using dnnl::memory;
+  const memory::dim m = state.range(0);
+  const memory::dim k = state.range(1);
+  const memory::dim n = state.range(2);
+  omp_set_num_threads(kThreads);
+  const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const memory::desc src_desc({m, k}, memory::data_type::f32, memory::format_tag::ab);
+  const memory::desc weights_desc({k, n}, memory::data_type::f32, memory::format_tag::ab);
+  const memory::desc dst_desc({m, n}, memory::data_type::f32, memory::format_tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_desc, weights_desc, dst_desc), engine);
+  memory src(src_desc, engine);
+  memory weights(weights_desc, engine);
+  memory dst(dst_desc, engine);
+  std::vector<float> values(static_cast<std::size_t>(std::max(m, n) * k));
+  fill_uniform(values, 3);
+  std::copy_n(values.begin(), m * k, static_cast<float*>(src.get_data_handle()));
+  std::copy_n(values.begin(), k * n, static_cast<float*>(weights.get_data_handle()));
+  const dnnl::matmul matmul(pd);
+  const std::unordered_map<int, memory> args{{DNNL_ARG_SRC, src}, {DNNL_ARG_WEIGHTS, weights}, {DNNL_ARG_DST, dst}};
+  matmul.execute(stream, args);  // first touch of the output and the scratchpad
+  stream.wait();
+  for (auto _ : state) {
+    matmul.execute(stream, args);
+    stream.wait();
+  }
+  state.counters["FLOP/s"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * 2.0 * static_cast<double>(m * k * n), benchmark::Counter::kIsRate);
+}
+
+}  // namespace
+
+BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <memory>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <span>
+#include <vector>
+
+#include "nn/layer.hpp"
+#include "nn/network_plan.hpp"
+
+namespace psbench::nn {
+
+/// The layers of a plan built for one batch size over the flat parameter (and, for training, gradient)
+/// vectors: every primitive and activation buffer is created here, once.
+class Network {
+ public:
+  /// Builds every layer; gradients may be empty for Pass::kInference.
+  Network(const dnnl::engine& engine, const NetworkPlan& plan, int batch, std::span<float> parameters,
+          std::span<float> gradients, Pass pass);
+
+  /// Samples per pass.
+  [[nodiscard]] int batch() const { return batch_; }
+  /// Points the input at batch() samples (NCHW float32); nothing is copied.
+  void set_input(const float* images);
+  /// Runs every layer's forward pass.
+  void forward(dnnl::stream& stream) const;
+  /// Runs every layer's backward pass, last layer first (training only; needs diff_logits() filled).
+  void backward(dnnl::stream& stream) const;
+  /// The output logits, batch() x classes, row-major.
+  [[nodiscard]] const float* logits() const;
+  /// Where the loss gradient with respect to the logits goes, batch() x classes (training only).
+  [[nodiscard]] float* diff_logits() const;
+  /// Bytes of the one scratchpad all primitives share.
+  [[nodiscard]] std::size_t scratchpad_bytes() const;
+
+ private:
+  int batch_;
+  dnnl::memory input_;
+  dnnl::memory scratchpad_;
+  std::vector<std::unique_ptr<Layer>> layers_;
+};
+
+}  // namespace psbench::nn

@@ -1,0 +1,174 @@
+#include "nn/model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "common/error.hpp"
+#include "gradient_check.hpp"
+#include "nn/network_plan.hpp"
+
+namespace psbench::nn {
+namespace {
+
+using testing::all_indices;
+using testing::compare_gradient;
+using testing::sample_indices;
+using testing::uniform_values;
+
+constexpr InputShape kMnist{1, 28, 28};
+
+struct Batch {
+  std::vector<float> images;
+  std::vector<std::int32_t> labels;
+};
+
+Batch random_batch(InputShape shape, int classes, int count, std::uint32_t seed) {
+  const auto values = static_cast<std::size_t>(shape.channels * shape.height * shape.width);
+  Batch batch{uniform_values(values * static_cast<std::size_t>(count), -1.0F, 1.0F, seed), {}};
+  std::mt19937 generator(seed + 1);
+  std::uniform_int_distribution<std::int32_t> label(0, classes - 1);
+  for (int i = 0; i < count; ++i) batch.labels.push_back(label(generator));
+  return batch;
+}
+
+TEST(Model, ParameterCountEqualsTheClosedFormAndSizesBothVectors) {
+  struct Case {
+    std::string spec;
+    InputShape input;
+    int classes;
+  };
+  for (const Case& c : {Case{"mlp:512,256", kMnist, 10}, Case{"mlp:7", {2, 3, 3}, 4}, Case{"cnn", kMnist, 10},
+                        Case{"cnn", {2, 6, 6}, 3}, Case{"cnn", {3, 9, 7}, 5}}) {
+    Model model(c.spec, c.input, c.classes, 2, 1, 1);
+    EXPECT_EQ(model.parameter_count(), parameter_count_for(c.spec, c.input, c.classes)) << c.spec;
+    EXPECT_EQ(model.parameters().size(), model.parameter_count()) << c.spec;
+    EXPECT_EQ(model.gradients().size(), model.parameter_count()) << c.spec;
+    EXPECT_EQ(model.batch(), 2);
+    EXPECT_DOUBLE_EQ(model.flops_per_step(), plan_network(c.spec, c.input, c.classes).flops_per_step(2));
+  }
+}
+
+/// Checks the whole model's gradient, tensor by tensor, against central differences of train_step's loss.
+void expect_model_gradients_match(const std::string& spec, InputShape input, int classes, std::size_t per_tensor) {
+  constexpr int kBatch = 3;
+  // Small enough that few ReLU or max-pool kinks lie within a step, large enough that float32 rounding of the
+  // loss (about 1e-7 relative) stays far below the change it measures.
+  constexpr float kStep = 1e-3F;
+  Model model(spec, input, classes, kBatch, 42, 1);
+  const Batch batch = random_batch(input, classes, kBatch, 17);
+  (void)model.train_step(batch.images.data(), batch.labels.data());
+  const std::vector<float> analytic(model.gradients().begin(), model.gradients().end());
+  const auto loss = [&] { return static_cast<double>(model.train_step(batch.images.data(), batch.labels.data())); };
+  const NetworkPlan plan = plan_network(spec, input, classes);
+  std::uint32_t seed = 1;
+  for (const LayerPlan& layer : plan.layers) {
+    if (layer.weights_count == 0) continue;
+    for (const auto& [first, count] :
+         {std::pair{layer.weights_offset, layer.weights_count}, std::pair{layer.bias_offset, layer.bias_count}}) {
+      const auto result =
+          compare_gradient(model.parameters(), analytic, sample_indices(first, count, per_tensor, seed++), kStep, loss);
+      EXPECT_LT(result.relative_error, 1e-2) << spec << " parameters [" << first << ", " << first + count << ")";
+      EXPECT_GT(result.analytic_norm, 1e-4) << spec << " parameters [" << first << ", " << first + count << ")";
+    }
+  }
+}
+
+TEST(Model, MlpGradientMatchesFiniteDifferences) { expect_model_gradients_match("mlp:7,5", {2, 3, 3}, 4, 1000); }
+
+TEST(Model, CnnGradientMatchesFiniteDifferences) { expect_model_gradients_match("cnn", {2, 6, 6}, 3, 40); }
+
+TEST(Model, SameSeedAndThreadsGiveIdenticalParametersAndSteps) {
+  const Batch batch = random_batch({1, 8, 8}, 4, 5, 3);
+  Model first("cnn", {1, 8, 8}, 4, 5, 99, 1);
+  Model second("cnn", {1, 8, 8}, 4, 5, 99, 1);
+  Model other("cnn", {1, 8, 8}, 4, 5, 100, 1);
+  ASSERT_TRUE(std::ranges::equal(first.parameters(), second.parameters()));
+  EXPECT_FALSE(std::ranges::equal(first.parameters(), other.parameters()));
+  const float first_loss = first.train_step(batch.images.data(), batch.labels.data());
+  const float second_loss = second.train_step(batch.images.data(), batch.labels.data());
+  EXPECT_EQ(first_loss, second_loss);
+  EXPECT_TRUE(std::ranges::equal(first.gradients(), second.gradients()));
+}
+
+double deviation(std::span<const float> values) {
+  double sum = 0.0;
+  double squares = 0.0;
+  for (const float v : values) {
+    sum += v;
+    squares += static_cast<double>(v) * v;
+  }
+  const double mean = sum / static_cast<double>(values.size());
+  return std::sqrt(squares / static_cast<double>(values.size()) - mean * mean);
+}
+
+TEST(Model, InitialisesHeForReluLayersGlorotForTheOutputAndZeroBiases) {
+  Model model("mlp:512,256", kMnist, 10, 1, 5, 1);
+  const NetworkPlan plan = plan_network("mlp:512,256", kMnist, 10);
+  const std::span<const float> parameters = model.parameters();
+  const LayerPlan& hidden = plan.layers[0];
+  EXPECT_NEAR(deviation(parameters.subspan(hidden.weights_offset, hidden.weights_count)), std::sqrt(2.0 / 784), 2e-3);
+  const LayerPlan& output = plan.layers.back();
+  const auto output_weights = parameters.subspan(output.weights_offset, output.weights_count);
+  const double limit = std::sqrt(6.0 / (256 + 10));
+  EXPECT_NEAR(deviation(output_weights), limit / std::sqrt(3.0), 0.05 * limit);
+  EXPECT_LE(std::ranges::max(output_weights), limit);
+  EXPECT_GE(std::ranges::min(output_weights), -limit);
+  for (const LayerPlan& layer : plan.layers) {
+    for (const float b : parameters.subspan(layer.bias_offset, layer.bias_count)) ASSERT_EQ(b, 0.0F);
+  }
+}
+
+TEST(Model, EvaluateAgreesWithTrainingLossAndHandlesARaggedTail) {
+  const Batch batch = random_batch({1, 8, 8}, 4, 300, 8);
+  Model model("cnn", {1, 8, 8}, 4, 4, 11, 1);
+  const float step_loss = model.train_step(batch.images.data(), batch.labels.data());
+  const Evaluation first_four = model.evaluate(batch.images.data(), batch.labels.data(), 4);
+  EXPECT_EQ(first_four.samples, 4);
+  EXPECT_NEAR(first_four.loss_sum / 4.0, step_loss, 1e-5 * step_loss);
+
+  const Evaluation whole = model.evaluate(batch.images.data(), batch.labels.data(), 300);
+  const Evaluation head = model.evaluate(batch.images.data(), batch.labels.data(), 100);
+  const Evaluation tail = model.evaluate(batch.images.data() + 100 * 64, batch.labels.data() + 100, 200);
+  EXPECT_EQ(whole.samples, 300);
+  EXPECT_NEAR(whole.loss_sum, head.loss_sum + tail.loss_sum, 1e-5 * whole.loss_sum);
+  EXPECT_EQ(whole.correct, head.correct + tail.correct);
+  EXPECT_GT(whole.correct, 0);
+  EXPECT_LT(whole.correct, 300);
+  EXPECT_EQ(model.evaluate(batch.images.data(), batch.labels.data(), 0).samples, 0);
+}
+
+/// Plain SGD on one fixed batch of random labels: a network that computes correct gradients memorises it.
+void expect_memorises(const std::string& spec) {
+  constexpr int kBatch = 16;
+  const Batch batch = random_batch({1, 8, 8}, 4, kBatch, 21);
+  Model model(spec, {1, 8, 8}, 4, kBatch, 3, 1);
+  const float initial = model.train_step(batch.images.data(), batch.labels.data());
+  float loss = initial;
+  for (int step = 0; step < 100; ++step) {
+    const std::span<float> parameters = model.parameters();
+    const std::span<const float> gradients = model.gradients();
+    for (std::size_t i = 0; i < parameters.size(); ++i) parameters[i] -= 0.05F * gradients[i];
+    loss = model.train_step(batch.images.data(), batch.labels.data());
+  }
+  EXPECT_LT(loss, 0.1F * initial) << spec << " went from " << initial << " to " << loss;
+  const Evaluation evaluation = model.evaluate(batch.images.data(), batch.labels.data(), kBatch);
+  EXPECT_EQ(evaluation.correct, kBatch) << spec;
+}
+
+TEST(Model, MlpMemorisesABatch) { expect_memorises("mlp:64,32"); }
+
+TEST(Model, CnnMemorisesABatch) { expect_memorises("cnn"); }
+
+TEST(Model, RejectsBadBatchThreadsAndSpec) {
+  EXPECT_THROW(Model("mlp:5", kMnist, 10, 0, 1, 1), UserError);
+  EXPECT_THROW(Model("mlp:5", kMnist, 10, 4, 1, 0), UserError);
+  EXPECT_THROW(Model("lstm", kMnist, 10, 4, 1, 1), UserError);
+}
+
+TEST(Model, ReportsTheOneDnnVersion) { EXPECT_EQ(onednn_version().rfind("2.", 0), 0U) << onednn_version(); }
+
+}  // namespace
+}  // namespace psbench::nn
