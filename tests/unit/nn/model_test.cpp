@@ -93,6 +93,23 @@ TEST(Model, SameSeedAndThreadsGiveIdenticalParametersAndSteps) {
   EXPECT_TRUE(std::ranges::equal(first.gradients(), second.gradients()));
 }
 
+TEST(Model, TwoThreadsComputeTheSameStepAsOne) {
+  const Batch batch = random_batch({1, 12, 12}, 4, 8, 4);
+  Model one("cnn", {1, 12, 12}, 4, 8, 7, 1);
+  Model two("cnn", {1, 12, 12}, 4, 8, 7, 2);
+  const float one_loss = one.train_step(batch.images.data(), batch.labels.data());
+  const float two_loss = two.train_step(batch.images.data(), batch.labels.data());
+  EXPECT_NEAR(one_loss, two_loss, 1e-5F * one_loss);
+  double difference = 0.0;
+  double norm = 0.0;
+  for (std::size_t i = 0; i < one.parameter_count(); ++i) {
+    const double d = static_cast<double>(one.gradients()[i]) - two.gradients()[i];
+    difference += d * d;
+    norm += static_cast<double>(one.gradients()[i]) * one.gradients()[i];
+  }
+  EXPECT_LT(std::sqrt(difference / norm), 1e-5);
+}
+
 double deviation(std::span<const float> values) {
   double sum = 0.0;
   double squares = 0.0;
