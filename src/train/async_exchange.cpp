@@ -1,0 +1,36 @@
+#include "ps/worker_client.hpp"
+#include "train/gradient_exchange.hpp"
+
+namespace psbench::train {
+namespace {
+
+class AsyncExchange final : public GradientExchange {
+ public:
+  AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout)
+      : client_(world, topology, layout) {}
+
+  void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
+                PhaseTimer& timer) override {
+    ps::PushHeader header;
+    header.loss = step.loss;
+    header.epoch = step.epoch;
+    header.samples = step.samples;
+    header.kind = ps::PushKind::kGradient;
+    header.last_of_epoch = step.last_of_epoch ? 1U : 0U;
+    client_.push_pull(gradients, parameters, header, timer);
+  }
+
+  void finish() override { client_.finish(); }
+
+ private:
+  ps::WorkerClient client_;
+};
+
+}  // namespace
+
+std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
+                                                      const ps::ShardLayout& layout) {
+  return std::make_unique<AsyncExchange>(world, topology, layout);
+}
+
+}  // namespace psbench::train

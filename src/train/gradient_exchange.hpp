@@ -1,0 +1,55 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "common/phase_timer.hpp"
+#include "mpi/communicator.hpp"
+#include "ps/sgd.hpp"
+#include "ps/shard_layout.hpp"
+#include "ps/topology.hpp"
+
+namespace psbench::train {
+
+/// What a worker knows about the step it just computed.
+struct StepInfo {
+  std::uint32_t epoch = 0;     ///< epoch, from 0
+  std::size_t step = 0;        ///< step within the epoch, from 0
+  std::uint32_t samples = 0;   ///< samples in this step's batch
+  float loss = 0.0F;           ///< mean loss of the batch
+  bool last_of_epoch = false;  ///< true on the worker's last step of the epoch
+};
+
+/// Turns one step's gradient into the parameters of the next step: by a local SGD update, by a push and
+/// pull against the parameter servers, or by an allreduce among workers. Allocates nothing per step.
+class GradientExchange {
+ public:
+  virtual ~GradientExchange() = default;
+  /// Applies gradients (which stay untouched) and leaves the next step's weights in parameters.
+  virtual void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
+                        PhaseTimer& timer) = 0;
+  /// Steps this worker takes per epoch when its own batches need own_steps (more in sync mode, where
+  /// every worker joins every allreduce).
+  [[nodiscard]] virtual std::size_t steps_per_epoch(std::size_t own_steps) const { return own_steps; }
+  /// A step without a batch of its own (sync mode only): joins the allreduce with a zero gradient.
+  virtual void exchange_without_batch(std::span<float> parameters, const StepInfo& step, PhaseTimer& timer);
+  /// Ends the exchange after the last step (async: tells the servers this worker is done).
+  virtual void finish() {}
+};
+
+/// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
+std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
+
+/// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters.
+std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
+                                                      const ps::ShardLayout& layout);
+
+/// Synchronous data-parallel exchange over the workers' communicator: MPI_Allreduce (sum) of the gradients
+/// into a reduced buffer, scaled by 1/W, then SGD on every worker. own_steps is this worker's steps per
+/// epoch; workers agree (collectively) on the largest, and a worker out of batches joins with zeros.
+std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
+                                                     ps::SgdConfig config, std::size_t own_steps);
+
+}  // namespace psbench::train

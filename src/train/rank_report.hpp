@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "data/loader.hpp"
+#include "ps/server.hpp"
+#include "train/run_summary.hpp"
+#include "train/worker_trainer.hpp"
+
+namespace psbench::train {
+
+/// What a worker rank reports after training.
+struct WorkerReport {
+  int index = 0;                   ///< worker index
+  std::uint64_t samples = 0;       ///< samples in its partition
+  std::uint64_t first_index = 0;   ///< index of its first sample in the split
+  std::uint64_t pushes = 0;        ///< gradient shards pushed (steps x servers; 0 in sync and local)
+  VisitCheck visits;               ///< visit counts' check
+  std::vector<EpochTally> epochs;  ///< per-epoch tallies
+  std::vector<std::optional<double>> epoch_test_accuracy;  ///< test accuracy after each epoch (local only)
+  data::LoadTiming load;                                   ///< what loading its partition cost
+};
+
+/// What a server rank reports after serving.
+struct ServerReport {
+  int shard = 0;                  ///< shard index
+  std::uint64_t shard_begin = 0;  ///< first parameter of the shard
+  std::uint64_t shard_size = 0;   ///< parameters in the shard
+  ps::ServerStats stats;          ///< what serve() measured
+};
+
+/// The per_rank entry of the results file for one rank; times are made relative to origin.
+nlohmann::json rank_report_json(int rank, const std::string& host, const PhaseSeconds& phases,
+                                const std::optional<WorkerReport>& worker, const std::optional<ServerReport>& server,
+                                const std::optional<Evaluation>& evaluation, double origin);
+
+/// The phases object ({"init_io": s, ...}) of a set of phase seconds.
+nlohmann::json phases_json(const PhaseSeconds& phases);
+
+}  // namespace psbench::train

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "train/run_summary.hpp"
+#include "train/train_options.hpp"
+
+namespace psbench::train {
+
+/// Run-level facts that the per-rank reports do not carry.
+struct RunFacts {
+  TrainOptions options;                  ///< every flag
+  std::size_t parameters = 0;            ///< P
+  double flops_per_step = 0.0;           ///< forward and backward FLOPs of one full-batch step
+  int servers = 0;                       ///< S (0 in sync and local mode)
+  int workers = 0;                       ///< W
+  std::uint64_t total_samples = 0;       ///< training samples in the file
+  std::string parameter_checksum;        ///< FNV-1a of the final parameters' bytes, hex
+  std::vector<EpochRecord> live_epochs;  ///< epoch lines as rank 0 printed them (utilisation in async mode)
+};
+
+/// Largest seconds of each phase over the per_rank entries.
+PhaseSeconds max_phases(const std::vector<nlohmann::json>& per_rank);
+
+/// Per-epoch records over all workers, from the workers' tallies in per_rank.
+std::vector<EpochRecord> epoch_records(const std::vector<nlohmann::json>& per_rank);
+
+/// The evaluation of the final parameters, from the per_rank entry that carries it.
+Evaluation final_evaluation(const std::vector<nlohmann::json>& per_rank);
+
+/// The whole results file (DESIGN.md's keys and the extras documented in docs/results.md).
+nlohmann::json assemble_results(const RunFacts& facts, const std::vector<nlohmann::json>& per_rank,
+                                const nlohmann::json& env);
+
+/// FNV-1a (64-bit) of a float vector's bytes, as 16 hex digits.
+std::string checksum_of(const std::vector<float>& values);
+
+}  // namespace psbench::train

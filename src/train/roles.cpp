@@ -1,0 +1,140 @@
+#include "train/roles.hpp"
+
+#include <array>
+
+#include "mpi/call.hpp"
+#include "ps/server.hpp"
+#include "ps/shard_layout.hpp"
+#include "train/evaluation.hpp"
+#include "train/gradient_exchange.hpp"
+#include "train/worker_trainer.hpp"
+
+namespace psbench::train {
+namespace {
+
+ps::SgdConfig sgd_config(const TrainOptions& options) { return {options.learning_rate, options.momentum}; }
+
+std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
+                                                std::size_t own_steps) {
+  switch (context.options.mode) {
+    case Mode::kAsync:
+      return make_async_exchange(context.world, setup.topology,
+                                 ps::ShardLayout(setup.parameters, setup.topology.servers));
+    case Mode::kSync:
+      return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps);
+    case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
+  }
+  return nullptr;
+}
+
+EpochRecord record_from(std::uint32_t epoch, std::uint64_t samples, std::uint64_t steps, double loss_sum,
+                        double seconds) {
+  EpochRecord record;
+  record.epoch = epoch;
+  record.samples = samples;
+  record.steps = steps;
+  record.seconds = seconds;
+  record.samples_per_s = seconds > 0.0 ? static_cast<double>(samples) / seconds : 0.0;
+  record.mean_loss = steps > 0 ? loss_sum / static_cast<double>(steps) : 0.0;
+  return record;
+}
+
+// Sync mode: the workers' totals of an epoch, for rank 0's line (one small allreduce per epoch).
+EpochRecord sync_epoch_record(const RunSetup& setup, const EpochTally& tally) {
+  std::array<double, 3> totals{static_cast<double>(tally.samples), static_cast<double>(tally.steps), tally.loss_sum};
+  setup.workers.allreduce(std::span<double>(totals), mpi::ReduceOp::kSum);
+  const double seconds = setup.workers.allreduce(tally.finished_at, mpi::ReduceOp::kMax) -
+                         setup.workers.allreduce(tally.started_at, mpi::ReduceOp::kMin);
+  return record_from(tally.epoch, static_cast<std::uint64_t>(totals[0]), static_cast<std::uint64_t>(totals[1]),
+                     totals[2], seconds);
+}
+
+}  // namespace
+
+ServerReport run_server(const RoleContext& context, RunSetup& setup) {
+  const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
+  ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options));
+  const double serve_start = monotonic_seconds();
+  double epoch_start = serve_start;
+  const auto on_epoch = [&](const ps::EpochProgress& progress) {
+    EpochRecord record;
+    record.epoch = progress.epoch;
+    record.samples = progress.samples;
+    record.seconds = progress.finished_at - epoch_start;
+    record.samples_per_s = record.seconds > 0.0 ? static_cast<double>(progress.samples) / record.seconds : 0.0;
+    record.mean_loss = progress.mean_loss;
+    context.trace.record(SliceKind::kEpoch, epoch_start, progress.finished_at, progress.epoch);
+    epoch_start = progress.finished_at;
+    if (context.world.rank() == 0) {
+      context.live_epochs.push_back(record);
+      context.console.epoch_line(record, static_cast<std::uint32_t>(context.options.epochs));
+    }
+  };
+  ServerReport report;
+  report.stats = server.serve(on_epoch);
+  const double serve_end = monotonic_seconds();
+  context.timer.add(Phase::kServerUpdate, report.stats.service_seconds);
+  context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
+  context.trace.record(SliceKind::kServe, serve_start, serve_end);
+  const std::span<const float> shard = server.shard();
+  PSBENCH_MPI_CALL(MPI_Send(shard.data(), static_cast<int>(shard.size()), MPI_FLOAT, setup.topology.worker_rank(0),
+                            kTagFinalShard, context.world.native()));
+  report.shard = setup.topology.rank;
+  report.shard_begin = layout.begin(report.shard);
+  report.shard_size = layout.size(report.shard);
+  return report;
+}
+
+WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
+  const TrainOptions& options = context.options;
+  const data::Samples& samples = setup.loaded->samples;
+  const std::size_t own_steps = steps_per_epoch(samples.count(), static_cast<std::size_t>(options.batch));
+  const std::unique_ptr<GradientExchange> exchange = make_exchange(context, setup, own_steps);
+  WorkerSettings settings;
+  settings.model_spec = options.model_spec;
+  settings.batch = options.batch;
+  settings.seed = options.seed;
+  settings.worker = static_cast<std::uint32_t>(setup.topology.worker_index());
+  settings.threads = options.threads;
+  WorkerTrainer trainer(samples, *setup.model, *exchange, settings, context.timer, context.trace);
+
+  const auto epochs = static_cast<std::uint32_t>(options.epochs);
+  StepObserver observer;
+  if (context.world.rank() == 0) {
+    observer = [&](const StepInfo& step, std::size_t steps) {
+      context.console.progress(step.epoch, epochs, step.step, steps, step.loss);
+    };
+  }
+  WorkerReport report;
+  report.index = setup.topology.worker_index();
+  report.samples = samples.count();
+  report.first_index = samples.first_index;
+  report.load = setup.loaded->timing;
+  report.epochs.reserve(epochs);
+  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
+    const EpochTally tally = trainer.run_epoch(epoch, observer);
+    report.epochs.push_back(tally);
+    EpochRecord record =
+        record_from(epoch, tally.samples, tally.steps, tally.loss_sum, tally.finished_at - tally.started_at);
+    if (options.mode == Mode::kSync) record = sync_epoch_record(setup, tally);
+    if (options.mode == Mode::kLocal) {
+      const double start = monotonic_seconds();
+      const Evaluation evaluation = evaluate_on(*setup.model, *setup.test, setup.facts.input);
+      context.trace.record(SliceKind::kEvaluate, start, monotonic_seconds());
+      record.test_accuracy = evaluation.accuracy;
+      report.epoch_test_accuracy.push_back(evaluation.accuracy);
+    }
+    if (options.mode != Mode::kAsync && context.world.rank() == 0) {
+      context.live_epochs.push_back(record);
+      context.console.epoch_line(record, epochs);
+    }
+  }
+  exchange->finish();
+  report.visits = trainer.visits();
+  std::uint64_t steps = 0;
+  for (const EpochTally& tally : report.epochs) steps += tally.steps;
+  report.pushes = options.mode == Mode::kAsync ? steps * static_cast<std::uint64_t>(setup.topology.servers) : 0;
+  return report;
+}
+
+}  // namespace psbench::train

@@ -1,0 +1,107 @@
+#include "train/run_setup.hpp"
+
+#include <array>
+#include <string>
+
+#include "common/check.hpp"
+#include "common/error.hpp"
+#include "mpi/collective_error.hpp"
+
+namespace psbench::train {
+namespace {
+
+data::LoadOptions load_options(const TrainOptions& options) {
+  data::LoadOptions load;
+  load.path = options.data_path;
+  load.split = "train";
+  load.io = options.io;
+  load.read = options.read;
+  load.cold_cache = options.cold_cache;
+  return load;
+}
+
+// The first worker read the file's header; every rank learns the shape, classes and size from it.
+DataFacts share_data_facts(const mpi::Communicator& world, const std::optional<data::LoadResult>& loaded,
+                           int first_worker) {
+  std::array<std::uint64_t, 5> values{};
+  if (loaded) {
+    const data::Samples& samples = loaded->samples;
+    values = {static_cast<std::uint64_t>(samples.shape.channels), static_cast<std::uint64_t>(samples.shape.height),
+              static_cast<std::uint64_t>(samples.shape.width), static_cast<std::uint64_t>(samples.num_classes),
+              samples.total_samples};
+  }
+  world.broadcast(std::span<std::uint64_t>(values), first_worker);
+  DataFacts facts;
+  facts.input = {static_cast<int>(values[0]), static_cast<int>(values[1]), static_cast<int>(values[2])};
+  facts.num_classes = static_cast<int>(values[3]);
+  facts.total_samples = values[4];
+  return facts;
+}
+
+void check_against_data(const TrainOptions& options, const RunSetup& setup) {
+  const int workers = setup.topology.workers();
+  if (setup.facts.total_samples < static_cast<std::uint64_t>(workers)) {
+    throw UserError("'" + options.data_path + "' has " + std::to_string(setup.facts.total_samples) +
+                    " training samples, fewer than the " + std::to_string(workers) + " workers");
+  }
+  if (setup.loaded) {
+    const std::size_t count = setup.loaded->samples.count();
+    if (static_cast<std::size_t>(options.batch) > count) {
+      throw UserError("--batch " + std::to_string(options.batch) + " is larger than worker " +
+                      std::to_string(setup.topology.worker_index()) + "'s partition of " + std::to_string(count) +
+                      " samples (" + std::to_string(setup.facts.total_samples) + " samples over " +
+                      std::to_string(workers) + " workers): use a smaller --batch or fewer workers");
+    }
+  }
+  nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
+}
+
+}  // namespace
+
+RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options, PhaseTimer& timer,
+                    TraceRecorder& trace) {
+  mpi::run_collectively(world, [&] { validate_options(options, world.size()); });
+  RunSetup setup;
+  setup.topology = options.mode == Mode::kAsync ? ps::Topology::async(world.size(), world.rank(), options.servers)
+                                                : ps::Topology::all_workers(world.size(), world.rank());
+  const bool server = setup.topology.is_server();
+  const int first_worker = setup.topology.worker_rank(0);
+  setup.workers = world.split(server ? 1 : 0, world.rank());
+
+  const double load_start = monotonic_seconds();
+  mpi::run_collectively(world, [&] {
+    if (!server) setup.loaded = data::load_partition(setup.workers, load_options(options));
+  });
+  if (!server) {
+    const double load_end = monotonic_seconds();
+    timer.add(Phase::kInitIo, load_end - load_start);
+    trace.record(SliceKind::kInitIo, load_start, load_end);
+  }
+
+  setup.facts = share_data_facts(world, setup.loaded, first_worker);
+  mpi::run_collectively(world, [&] {
+    check_against_data(options, setup);
+    setup.parameters = nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
+    if (!server) {
+      setup.model = std::make_unique<nn::Model>(options.model_spec, setup.facts.input, setup.facts.num_classes,
+                                                options.batch, options.seed, options.threads);
+    }
+    if (options.mode == Mode::kLocal) setup.test = data::load_split(options.data_path, "test");
+  });
+
+  // One source of truth for the initial weights: MPI writes the first worker's straight into every other
+  // rank's model (or the servers' copy), so all ranks start identical whatever their thread counts.
+  std::span<float> initial;
+  if (server) {
+    setup.initial_parameters.resize(setup.parameters);
+    initial = setup.initial_parameters;
+  } else {
+    initial = setup.model->parameters();
+    PSBENCH_CHECK(initial.size() == setup.parameters)
+        << "model has " << initial.size() << " parameters, parameter_count_for says " << setup.parameters;
+  }
+  world.broadcast(initial, first_worker);
+  return setup;
+}
+
+}  // namespace psbench::train

@@ -1,0 +1,62 @@
+#include <vector>
+
+#include "common/check.hpp"
+#include "mpi/call.hpp"
+#include "train/gradient_exchange.hpp"
+
+namespace psbench::train {
+namespace {
+
+class SyncExchange final : public GradientExchange {
+ public:
+  SyncExchange(const mpi::Communicator& workers, std::size_t parameters, ps::SgdConfig config, std::size_t own_steps)
+      : workers_(workers),
+        optimizer_(parameters, config),
+        reduced_(parameters),
+        zeros_(parameters, 0.0F),
+        scale_(1.0F / static_cast<float>(workers.size())),
+        padded_steps_(
+            static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {}
+
+  void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& /*step*/,
+                PhaseTimer& timer) override {
+    reduce_and_apply(gradients, parameters, timer);
+  }
+
+  [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override { return padded_steps_; }
+
+  void exchange_without_batch(std::span<float> parameters, const StepInfo& /*step*/, PhaseTimer& timer) override {
+    reduce_and_apply(zeros_, parameters, timer);
+  }
+
+ private:
+  // MPI reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
+  void reduce_and_apply(std::span<const float> gradients, std::span<float> parameters, PhaseTimer& timer) {
+    PSBENCH_CHECK(gradients.size() == reduced_.size())
+        << "gradient of " << gradients.size() << " values, expected " << reduced_.size();
+    {
+      const ScopedPhase push(timer, Phase::kPush);
+      PSBENCH_MPI_CALL(MPI_Allreduce(gradients.data(), reduced_.data(), static_cast<int>(reduced_.size()), MPI_FLOAT,
+                                     MPI_SUM, workers_.native()));
+    }
+    const ScopedPhase update(timer, Phase::kServerUpdate);
+    for (float& value : reduced_) value *= scale_;
+    optimizer_.apply(parameters, reduced_);
+  }
+
+  const mpi::Communicator& workers_;
+  ps::SgdOptimizer optimizer_;
+  std::vector<float> reduced_;
+  std::vector<float> zeros_;
+  float scale_;
+  std::size_t padded_steps_;
+};
+
+}  // namespace
+
+std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
+                                                     ps::SgdConfig config, std::size_t own_steps) {
+  return std::make_unique<SyncExchange>(workers, parameters, config, own_steps);
+}
+
+}  // namespace psbench::train

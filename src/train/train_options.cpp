@@ -1,0 +1,78 @@
+#include "train/train_options.hpp"
+
+#include <cmath>
+
+#include "common/error.hpp"
+
+namespace psbench::train {
+
+std::string_view mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::kAsync: return "async";
+    case Mode::kSync: return "sync";
+    case Mode::kLocal: return "local";
+  }
+  return "unknown";
+}
+
+std::string_view io_name(data::IoMode io) { return io == data::IoMode::kParallel ? "parallel" : "sequential"; }
+
+std::string_view read_name(data::ReadMode read) { return read == data::ReadMode::kPartition ? "partition" : "whole"; }
+
+void validate_options(const TrainOptions& options, int world_size) {
+  if (options.data_path.empty()) throw UserError("--data is required: the HDF5 file to train on");
+  if (options.model_spec.empty()) throw UserError("--model is required, e.g. --model mlp:512,256 or --model cnn");
+  if (options.out_path.empty()) throw UserError("--out is required: the results JSON file to write");
+  if (options.batch <= 0) throw UserError("--batch must be positive, got " + std::to_string(options.batch));
+  if (options.epochs <= 0) throw UserError("--epochs must be positive, got " + std::to_string(options.epochs));
+  if (!(options.learning_rate > 0.0F) || !std::isfinite(options.learning_rate)) {
+    throw UserError("--lr must be a positive number, got " + std::to_string(options.learning_rate));
+  }
+  if (!(options.momentum >= 0.0F && options.momentum < 1.0F)) {
+    throw UserError("--momentum must lie in [0, 1), got " + std::to_string(options.momentum));
+  }
+  if (options.threads <= 0) throw UserError("--threads must be positive, got " + std::to_string(options.threads));
+  switch (options.mode) {
+    case Mode::kAsync:
+      if (world_size < 2) {
+        throw UserError("--mode async needs at least 2 ranks (a server and a worker), got " +
+                        std::to_string(world_size) + ": run it under mpirun -np N, or use --mode local");
+      }
+      if (options.servers < 1) {
+        throw UserError("--servers must be at least 1 in async mode, got " + std::to_string(options.servers));
+      }
+      if (options.servers >= world_size) {
+        throw UserError("--servers " + std::to_string(options.servers) + " must be below the number of ranks (" +
+                        std::to_string(world_size) + ") so that at least one rank is a worker");
+      }
+      break;
+    case Mode::kSync: break;
+    case Mode::kLocal:
+      if (world_size != 1) {
+        throw UserError("--mode local trains in one process, but the job has " + std::to_string(world_size) +
+                        " ranks: run it without mpirun, or use --mode async or sync");
+      }
+      break;
+  }
+}
+
+nlohmann::json options_to_json(const TrainOptions& options) {
+  return {{"data", options.data_path},
+          {"model", options.model_spec},
+          {"batch", options.batch},
+          {"epochs", options.epochs},
+          {"lr", options.learning_rate},
+          {"momentum", options.momentum},
+          {"servers", options.servers},
+          {"mode", mode_name(options.mode)},
+          {"io", io_name(options.io)},
+          {"read", read_name(options.read)},
+          {"cold_cache", options.cold_cache},
+          {"threads", options.threads},
+          {"seed", options.seed},
+          {"out", options.out_path},
+          {"trace", options.trace_path},
+          {"quiet", options.quiet}};
+}
+
+}  // namespace psbench::train

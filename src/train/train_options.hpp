@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "data/loader.hpp"
+
+namespace psbench::train {
+
+/// How ranks cooperate: parameter servers (async), allreduce (sync), or one process alone (local).
+enum class Mode { kAsync, kSync, kLocal };
+
+/// Every flag of `psbench train`, with its default.
+struct TrainOptions {
+  std::string data_path;                         ///< --data: HDF5 file in DESIGN.md's layout
+  std::string model_spec;                        ///< --model: "mlp:512,256" or "cnn"
+  int batch = 64;                                ///< --batch: samples per worker step
+  int epochs = 3;                                ///< --epochs: passes over the training set
+  float learning_rate = 0.05F;                   ///< --lr: SGD step size
+  float momentum = 0.0F;                         ///< --momentum: heavy-ball momentum, 0 for plain SGD
+  int servers = 1;                               ///< --servers: S server ranks in async mode
+  Mode mode = Mode::kAsync;                      ///< --mode
+  data::IoMode io = data::IoMode::kSequential;   ///< --io
+  data::ReadMode read = data::ReadMode::kWhole;  ///< --read
+  bool cold_cache = false;                       ///< --cold-cache
+  int threads = 1;                               ///< --threads: oneDNN threads per rank
+  std::uint64_t seed = 1;                        ///< --seed: initial weights and shuffling
+  std::string out_path;                          ///< --out: results JSON file
+  std::string trace_path;                        ///< --trace: Chrome trace JSON file, empty for none
+  bool quiet = false;                            ///< --quiet: print only errors
+};
+
+/// The flag spelling of a mode ("async", "sync", "local").
+std::string_view mode_name(Mode mode);
+/// The flag spelling of an I/O mode ("sequential", "parallel").
+std::string_view io_name(data::IoMode io);
+/// The flag spelling of a read mode ("whole", "partition").
+std::string_view read_name(data::ReadMode read);
+
+/// Checks the flags that need no data against the job's rank count; throws UserError naming the flag.
+void validate_options(const TrainOptions& options, int world_size);
+
+/// Every flag under its flag name, for the results file's "config".
+nlohmann::json options_to_json(const TrainOptions& options);
+
+}  // namespace psbench::train

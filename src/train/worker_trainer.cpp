@@ -1,0 +1,109 @@
+#include "train/worker_trainer.hpp"
+
+#include <algorithm>
+
+#include "common/check.hpp"
+
+namespace psbench::train {
+
+WorkerTrainer::WorkerTrainer(const data::Samples& samples, nn::Model& model, GradientExchange& exchange,
+                             const WorkerSettings& settings, PhaseTimer& timer, TraceRecorder& trace)
+    : samples_(samples),
+      model_(model),
+      exchange_(exchange),
+      settings_(settings),
+      timer_(timer),
+      trace_(trace),
+      order_(samples.count(), settings.seed, settings.worker),
+      assembler_(samples, static_cast<std::size_t>(settings.batch)),
+      own_steps_(steps_per_epoch(samples.count(), static_cast<std::size_t>(settings.batch))),
+      visit_counts_(samples.count(), 0U) {
+  PSBENCH_CHECK(model.batch() == settings.batch) << "model batch " << model.batch() << " != " << settings.batch;
+  const std::size_t tail = samples.count() % static_cast<std::size_t>(settings.batch);
+  if (tail != 0) {
+    const nn::InputShape input{samples.shape.channels, samples.shape.height, samples.shape.width};
+    tail_model_ = std::make_unique<nn::Model>(settings.model_spec, input, samples.num_classes, static_cast<int>(tail),
+                                              settings.seed, settings.threads);
+    tail_gradient_.resize(model.parameter_count());
+  }
+}
+
+WorkerTrainer::~WorkerTrainer() = default;
+
+EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& observer) {
+  EpochTally tally;
+  tally.epoch = epoch;
+  tally.started_at = monotonic_seconds();
+  order_.shuffle(epoch);
+  const auto batch = static_cast<std::size_t>(settings_.batch);
+  const std::size_t steps = exchange_.steps_per_epoch(own_steps_);
+  const std::span<float> parameters = model_.parameters();
+  for (std::size_t step = 0; step < steps; ++step) {
+    StepInfo info;
+    info.epoch = epoch;
+    info.step = step;
+    if (step >= own_steps_) {
+      const double start = monotonic_seconds();
+      const PhaseTimer before = timer_;
+      exchange_.exchange_without_batch(parameters, info, timer_);
+      record_exchange_slices(start, before);
+      if (observer) observer(info, steps);
+      continue;
+    }
+    const double compute_start = monotonic_seconds();
+    const std::span<const std::uint32_t> indices = order_.batch(step, batch);
+    assembler_.fill(indices);
+    nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
+    if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
+    info.loss = model.train_step(assembler_.images(), assembler_.labels());
+    std::span<const float> gradients = model.gradients();
+    if (&model != &model_) {
+      const float weight = static_cast<float>(indices.size()) / static_cast<float>(batch);
+      std::transform(gradients.begin(), gradients.end(), tail_gradient_.begin(),
+                     [weight](float g) { return g * weight; });
+      gradients = tail_gradient_;
+    }
+    info.samples = static_cast<std::uint32_t>(indices.size());
+    info.last_of_epoch = step + 1 == own_steps_;
+    const double compute_end = monotonic_seconds();
+    timer_.add(Phase::kCompute, compute_end - compute_start);
+    trace_.record(SliceKind::kCompute, compute_start, compute_end);
+    for (const std::uint32_t index : indices) ++visit_counts_[index];
+
+    const PhaseTimer before = timer_;
+    exchange_.exchange(gradients, parameters, info, timer_);
+    record_exchange_slices(compute_end, before);
+
+    ++tally.steps;
+    tally.samples += indices.size();
+    tally.loss_sum += info.loss;
+    if (observer) observer(info, steps);
+  }
+  tally.finished_at = monotonic_seconds();
+  trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
+  check_visits(epoch);
+  return tally;
+}
+
+// The exchange adds its time to the push, pull and update phases in that order; the trace lays the
+// increments end to end from the exchange's start.
+void WorkerTrainer::record_exchange_slices(double start, const PhaseTimer& before) {
+  if (!trace_.enabled()) return;
+  double at = start;
+  for (const Phase phase : {Phase::kPush, Phase::kPull, Phase::kServerUpdate}) {
+    if (timer_.count(phase) == before.count(phase)) continue;
+    const double seconds = timer_.seconds(phase) - before.seconds(phase);
+    trace_.record(slice_of(phase), at, at + seconds);
+    at += seconds;
+  }
+}
+
+void WorkerTrainer::check_visits(std::uint32_t epoch) {
+  if (visit_counts_.empty()) return;
+  const auto [low, high] = std::minmax_element(visit_counts_.begin(), visit_counts_.end());
+  visit_check_.min = *low;
+  visit_check_.max = *high;
+  if (*low == epoch + 1 && *high == epoch + 1) ++visit_check_.exact_epochs;
+}
+
+}  // namespace psbench::train

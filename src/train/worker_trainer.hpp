@@ -1,0 +1,90 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/phase_timer.hpp"
+#include "data/loader.hpp"
+#include "nn/model.hpp"
+#include "train/batch_assembler.hpp"
+#include "train/epoch_order.hpp"
+#include "train/gradient_exchange.hpp"
+#include "train/trace_recorder.hpp"
+
+namespace psbench::train {
+
+/// What one worker did in one epoch.
+struct EpochTally {
+  std::uint32_t epoch = 0;    ///< epoch, from 0
+  std::uint64_t steps = 0;    ///< steps with a batch of this worker's own
+  std::uint64_t samples = 0;  ///< samples processed
+  double loss_sum = 0.0;      ///< sum of the steps' mean losses
+  double started_at = 0.0;    ///< monotonic seconds at the epoch's start
+  double finished_at = 0.0;   ///< monotonic seconds at the epoch's end
+};
+
+/// How often each local sample was visited, checked after every epoch.
+struct VisitCheck {
+  std::uint32_t min = 0;           ///< fewest visits of any sample
+  std::uint32_t max = 0;           ///< most visits of any sample
+  std::uint32_t exact_epochs = 0;  ///< epochs after which every sample had been visited exactly epoch+1 times
+};
+
+/// What a worker needs besides its data and model.
+struct WorkerSettings {
+  std::string model_spec;    ///< spec, to build the model of the last, smaller batch
+  int batch = 1;             ///< samples per step
+  std::uint64_t seed = 1;    ///< shuffling seed
+  std::uint32_t worker = 0;  ///< worker index, mixed into the shuffle seed
+  int threads = 1;           ///< oneDNN threads
+};
+
+/// Called after every step (for the live progress line): the step and the epoch's step count.
+using StepObserver = std::function<void(const StepInfo& step, std::size_t steps_in_epoch)>;
+
+/// One worker's training loop: shuffles its partition each epoch, assembles batches, runs forward and
+/// backward, and hands each gradient to the exchange. When the batch b does not divide the partition, the
+/// remainder of t samples forms one smaller last batch, run by a second Model built once for size t (its
+/// parameters are copied from the main model before the step). Its mean gradient is scaled by t/b into a
+/// buffer sized once, which equals a full batch padded with masked samples: every sample of the epoch
+/// carries the same weight lr/b, and a tiny remainder cannot kick the weights. Every sample is visited
+/// exactly once per epoch and no step allocates.
+class WorkerTrainer {
+ public:
+  /// Prepares buffers, the shuffle order and (if needed) the model of the last batch.
+  WorkerTrainer(const data::Samples& samples, nn::Model& model, GradientExchange& exchange,
+                const WorkerSettings& settings, PhaseTimer& timer, TraceRecorder& trace);
+  ~WorkerTrainer();
+  WorkerTrainer(const WorkerTrainer&) = delete;
+  WorkerTrainer& operator=(const WorkerTrainer&) = delete;
+
+  /// Runs one epoch; observer (if set) is called after every step.
+  EpochTally run_epoch(std::uint32_t epoch, const StepObserver& observer = {});
+  /// Steps per epoch with a batch of this worker's own.
+  [[nodiscard]] std::size_t own_steps() const { return own_steps_; }
+  /// The visit counts' check so far.
+  [[nodiscard]] const VisitCheck& visits() const { return visit_check_; }
+
+ private:
+  void record_exchange_slices(double start, const PhaseTimer& before);
+  void check_visits(std::uint32_t epoch);
+
+  const data::Samples& samples_;
+  nn::Model& model_;
+  std::unique_ptr<nn::Model> tail_model_;
+  std::vector<float> tail_gradient_;
+  GradientExchange& exchange_;
+  WorkerSettings settings_;
+  PhaseTimer& timer_;
+  TraceRecorder& trace_;
+  EpochOrder order_;
+  BatchAssembler assembler_;
+  std::size_t own_steps_;
+  std::vector<std::uint32_t> visit_counts_;
+  VisitCheck visit_check_;
+};
+
+}  // namespace psbench::train

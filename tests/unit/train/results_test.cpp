@@ -1,0 +1,120 @@
+#include "train/results.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "train/rank_report.hpp"
+
+namespace psbench::train {
+namespace {
+
+ps::ServerStats server_stats(std::uint64_t updates, std::uint64_t stale) {
+  ps::ServerStats stats;
+  stats.updates = updates;
+  stats.service_seconds = 1.0;
+  stats.idle_seconds = 3.0;
+  stats.serve_seconds = 4.0;
+  for (std::uint64_t i = 0; i < updates; ++i) stats.staleness.record(i % 2 == 0 ? 0 : stale);
+  return stats;
+}
+
+WorkerReport worker_report(int index, std::uint64_t samples, double offset) {
+  WorkerReport worker;
+  worker.index = index;
+  worker.samples = samples;
+  worker.pushes = 20;
+  worker.visits = {2, 2, 2};
+  worker.epochs = {EpochTally{0, 5, samples, 10.0, 10.0 + offset, 20.0 + offset},
+                   EpochTally{1, 5, samples, 5.0, 20.0 + offset, 30.0 + offset}};
+  worker.load.bytes_read = 1000;
+  worker.load.mode = "sequential+whole";
+  return worker;
+}
+
+std::vector<nlohmann::json> per_rank() {
+  PhaseSeconds server_phases{};
+  server_phases[static_cast<std::size_t>(Phase::kTotal)] = 40.0;
+  PhaseSeconds worker_phases{};
+  worker_phases[static_cast<std::size_t>(Phase::kCompute)] = 12.0;
+  worker_phases[static_cast<std::size_t>(Phase::kTotal)] = 39.0;
+  Evaluation evaluation{0.8, 0.5, 100, 1.0};
+  auto evaluator = rank_report_json(2, "b", worker_phases, worker_report(0, 50, 0.0), std::nullopt, evaluation, 0.0);
+  evaluator["evaluation"]["parameter_checksum"] = "00";
+  return {rank_report_json(0, "a", server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1)},
+                           std::nullopt, 0.0),
+          rank_report_json(1, "a", server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3)},
+                           std::nullopt, 0.0),
+          evaluator,
+          rank_report_json(3, "b", worker_phases, worker_report(1, 51, 1.0), std::nullopt, std::nullopt, 0.0)};
+}
+
+TEST(Results, HasEveryKeyDesignMdLists) {
+  RunFacts facts;
+  facts.options.model_spec = "mlp:32";
+  facts.options.epochs = 2;
+  const auto results = assemble_results(facts, per_rank(), nlohmann::json::object());
+  for (const char* key : {"config", "env", "phases", "per_rank", "train", "server"}) {
+    EXPECT_TRUE(results.contains(key)) << key;
+  }
+  for (const char* phase :
+       {"init_io", "init_total", "compute", "push", "pull", "server_update", "server_idle", "total"}) {
+    EXPECT_TRUE(results["phases"].contains(phase)) << phase;
+  }
+  for (const char* key : {"epochs", "steps", "samples_per_s", "final_loss", "test_accuracy"}) {
+    EXPECT_TRUE(results["train"].contains(key)) << key;
+  }
+  for (const char* key : {"updates", "updates_per_s", "utilization", "staleness"}) {
+    EXPECT_TRUE(results["server"].contains(key)) << key;
+  }
+  for (const char* key : {"mean", "max", "hist"}) EXPECT_TRUE(results["server"]["staleness"].contains(key)) << key;
+  for (const auto& rank : results["per_rank"]) {
+    EXPECT_TRUE(rank.contains("role"));
+    EXPECT_TRUE(rank.contains("peak_rss_bytes"));
+    EXPECT_GT(rank["peak_rss_bytes"].get<std::uint64_t>(), 0U);
+  }
+}
+
+TEST(Results, ServersAreSummedAndStalenessMerged) {
+  const auto results = assemble_results(RunFacts{}, per_rank(), nlohmann::json::object());
+  const auto& server = results["server"];
+  EXPECT_EQ(server["updates"], 40);
+  EXPECT_DOUBLE_EQ(server["updates_per_s"].get<double>(), 10.0);
+  EXPECT_DOUBLE_EQ(server["utilization"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(server["staleness"]["mean"].get<double>(), (10 * 1 + 10 * 3) / 40.0);
+  EXPECT_EQ(server["staleness"]["max"], 3);
+  EXPECT_EQ(server["staleness"]["hist"], (std::vector<std::uint64_t>{20, 10, 0, 10}));
+  EXPECT_EQ(results["train"]["pushes"], 40);
+}
+
+TEST(Results, EpochsAndTrainingThroughputComeFromTheWorkers) {
+  const auto results = assemble_results(RunFacts{}, per_rank(), nlohmann::json::object());
+  const auto& epochs = results["epochs"];
+  ASSERT_EQ(epochs.size(), 2U);
+  EXPECT_EQ(epochs[0]["samples"], 101);
+  EXPECT_DOUBLE_EQ(epochs[0]["seconds"].get<double>(), 11.0);  // from 10.0 to the later worker's 21.0
+  EXPECT_DOUBLE_EQ(epochs[1]["seconds"].get<double>(), 10.0);  // from 21.0 to 31.0
+  EXPECT_DOUBLE_EQ(epochs[0]["mean_loss"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(results["train"]["final_loss"].get<double>(), 1.0);
+  EXPECT_EQ(results["train"]["steps"], 20);
+  EXPECT_EQ(results["train"]["samples"], 202);
+  EXPECT_DOUBLE_EQ(results["train"]["samples_per_s"].get<double>(), 202.0 / 21.0);
+  EXPECT_DOUBLE_EQ(results["train"]["test_accuracy"].get<double>(), 0.8);
+  EXPECT_EQ(results["train"]["visits"]["exact_epochs"], 2);
+  EXPECT_DOUBLE_EQ(results["phases"]["total"].get<double>(), 40.0);
+  EXPECT_DOUBLE_EQ(results["phases"]["compute"].get<double>(), 12.0);
+  ASSERT_EQ(results["load"].size(), 2U);
+  EXPECT_EQ(results["load"][1]["rank"], 3);
+}
+
+TEST(Results, ChecksumIsStableAndSensitiveToEveryBit) {
+  const std::vector<float> a{1.0F, 2.0F, 3.0F};
+  std::vector<float> b = a;
+  EXPECT_EQ(checksum_of(a), checksum_of(b));
+  EXPECT_EQ(checksum_of(a).size(), 16U);
+  b[2] = std::nextafter(3.0F, 4.0F);
+  EXPECT_NE(checksum_of(a), checksum_of(b));
+}
+
+}  // namespace
+}  // namespace psbench::train

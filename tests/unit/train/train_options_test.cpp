@@ -1,0 +1,87 @@
+#include "train/train_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+
+namespace psbench::train {
+namespace {
+
+TrainOptions good_options() {
+  TrainOptions options;
+  options.data_path = "data.h5";
+  options.model_spec = "mlp:32";
+  options.out_path = "out.json";
+  return options;
+}
+
+void expect_error(const TrainOptions& options, int world_size, const std::string& fragment) {
+  try {
+    validate_options(options, world_size);
+    FAIL() << "expected an error containing '" << fragment << "'";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  }
+}
+
+TEST(TrainOptions, DefaultsAreValidForAsyncAtTwoRanks) { EXPECT_NO_THROW(validate_options(good_options(), 2)); }
+
+TEST(TrainOptions, ServersMustBeBelowTheRankCount) {
+  auto options = good_options();
+  options.servers = 2;
+  expect_error(options, 2, "--servers 2 must be below the number of ranks (2)");
+  EXPECT_NO_THROW(validate_options(options, 3));
+  options.servers = 0;
+  expect_error(options, 3, "--servers must be at least 1");
+}
+
+TEST(TrainOptions, AsyncNeedsTwoRanks) { expect_error(good_options(), 1, "--mode async needs at least 2 ranks"); }
+
+TEST(TrainOptions, LocalNeedsExactlyOneRank) {
+  auto options = good_options();
+  options.mode = Mode::kLocal;
+  EXPECT_NO_THROW(validate_options(options, 1));
+  expect_error(options, 2, "--mode local trains in one process");
+}
+
+TEST(TrainOptions, SyncRunsAtAnyRankCountAndIgnoresServers) {
+  auto options = good_options();
+  options.mode = Mode::kSync;
+  options.servers = 5;
+  EXPECT_NO_THROW(validate_options(options, 1));
+  EXPECT_NO_THROW(validate_options(options, 4));
+}
+
+TEST(TrainOptions, NonPositiveNumbersAreRejected) {
+  auto options = good_options();
+  options.batch = 0;
+  expect_error(options, 2, "--batch must be positive");
+  options = good_options();
+  options.epochs = -1;
+  expect_error(options, 2, "--epochs must be positive");
+  options = good_options();
+  options.learning_rate = 0.0F;
+  expect_error(options, 2, "--lr must be a positive number");
+  options.learning_rate = -0.1F;
+  expect_error(options, 2, "--lr must be a positive number");
+  options = good_options();
+  options.threads = 0;
+  expect_error(options, 2, "--threads must be positive");
+  options = good_options();
+  options.momentum = 1.0F;
+  expect_error(options, 2, "--momentum must lie in [0, 1)");
+}
+
+TEST(TrainOptions, JsonCarriesEveryFlag) {
+  const auto json = options_to_json(good_options());
+  for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "servers", "mode", "io", "read",
+                          "cold_cache", "threads", "seed", "out", "trace", "quiet"}) {
+    EXPECT_TRUE(json.contains(key)) << key;
+  }
+  EXPECT_EQ(json["mode"], "async");
+  EXPECT_EQ(json["io"], "sequential");
+  EXPECT_EQ(json["read"], "whole");
+}
+
+}  // namespace
+}  // namespace psbench::train
