@@ -1,0 +1,60 @@
+# End-to-end checks of `psbench train`: a small run through mpiexec, and bad input that must end every rank
+# with one "psbench: error:" line and exit code 2, never a hang.
+set(train_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/train_cli)
+set(train_cli_data ${train_cli_dir}/fashion_600.h5)
+add_test(NAME cli.train.fixture_data
+  COMMAND psbench data convert --limit 600 --out ${train_cli_data})
+set_tests_properties(cli.train.fixture_data PROPERTIES TIMEOUT 120 LABELS cli FIXTURES_SETUP train_cli_data)
+
+psbench_mpiexec_command(train_np2 2)
+psbench_mpiexec_command(train_np3 3)
+set(train_small --data ${train_cli_data} --model mlp:32 --batch 20 --epochs 2 --lr 0.01 --momentum 0.9)
+
+add_test(NAME cli.train.async_1_server_2_workers
+  COMMAND ${train_np3} $<TARGET_FILE:psbench> train ${train_small} --out ${train_cli_dir}/run.json
+          --trace ${train_cli_dir}/run.trace.json)
+set_tests_properties(cli.train.async_1_server_2_workers PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+  FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "P = 25450 parameters.*epoch 2/2 .*samples/s.*phase +max s +share.*test accuracy: [0-9.]+%")
+
+add_test(NAME cli.train.quiet_prints_nothing
+  COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --mode sync --quiet --out ${train_cli_dir}/q.json)
+set_tests_properties(cli.train.quiet_prints_nothing PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+  FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}"
+  FAIL_REGULAR_EXPRESSION "epoch|phase|accuracy|psbench train")
+
+add_test(NAME cli.train.local_without_mpirun
+  COMMAND psbench train ${train_small} --mode local --out ${train_cli_dir}/local.json)
+set_tests_properties(cli.train.local_without_mpirun PROPERTIES TIMEOUT 120 LABELS cli
+  FIXTURES_REQUIRED train_cli_data
+  PASS_REGULAR_EXPRESSION "epoch 2/2 .*test acc [0-9.]+%.*test accuracy: [0-9.]+%")
+
+# train_cli_error(NAME LAUNCHER-VAR EXPECTED-REGEX ARG...): one error line, exit code 2.
+function(train_cli_error name launcher expected)
+  add_test(NAME cli.train.${name}
+    COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
+            "-DARGS=train;${ARGN}" -DEXPECT_CODE=2 "-DEXPECT_ERROR=${expected}"
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.cmake)
+  set_tests_properties(cli.train.${name} PROPERTIES TIMEOUT 120 LABELS cli PROCESSORS 2
+    FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+endfunction()
+
+set(no_launcher "")
+set(train_out --out ${train_cli_dir}/bad.json)
+train_cli_error(servers_not_below_ranks train_np2 "--servers 2 must be below the number of ranks \\(2\\)"
+  ${train_small} --servers 2 ${train_out})
+train_cli_error(async_needs_two_ranks no_launcher "--mode async needs at least 2 ranks"
+  ${train_small} ${train_out})
+train_cli_error(unknown_model_spec train_np2 "model spec 'resnet:50'"
+  --data ${train_cli_data} --model resnet:50 ${train_out})
+train_cli_error(batch_larger_than_partition train_np3 "--batch 301 is larger than worker 0's partition of 300"
+  --data ${train_cli_data} --model mlp:32 --batch 301 ${train_out})
+train_cli_error(zero_batch train_np2 "--batch must be positive" --data ${train_cli_data} --model mlp:32
+  --batch 0 ${train_out})
+train_cli_error(negative_epochs train_np2 "--epochs must be positive" --data ${train_cli_data} --model mlp:32
+  --epochs -1 ${train_out})
+train_cli_error(zero_lr train_np2 "--lr must be a positive number" --data ${train_cli_data} --model mlp:32
+  --lr 0 ${train_out})
+train_cli_error(negative_lr train_np2 "--lr must be a positive number" --data ${train_cli_data} --model mlp:32
+  --lr -0.5 ${train_out})
+train_cli_error(unknown_mode train_np2 "--mode" --data ${train_cli_data} --model mlp:32 --mode ring ${train_out})
