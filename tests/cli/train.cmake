@@ -1,5 +1,8 @@
 # End-to-end checks of `psbench train`: a small run through mpiexec, and bad input that must end every rank
 # with one "psbench: error:" line and exit code 2, never a hang.
+if(NOT TARGET psbench_train)
+  return()
+endif()
 set(train_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/train_cli)
 set(train_cli_data ${train_cli_dir}/fashion_600.h5)
 add_test(NAME cli.train.fixture_data
