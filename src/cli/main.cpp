@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <exception>
 
+#include "cli/data_command.hpp"
 #include "cli/failure_exit.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
@@ -14,6 +15,7 @@ int main(int argc, char** argv) {
   app.name("psbench");
   app.set_version_flag("--version", psbench::cli::version_text());
   app.require_subcommand(1);
+  psbench::cli::add_data_command(app);
   try {
     try {
       app.parse(argc, argv);

@@ -15,11 +15,11 @@ enum class ReadMode { kWhole, kPartition };
 
 /// What a worker asks the loader for.
 struct LoadOptions {
-  std::string path;                    ///< HDF5 file in DESIGN.md's layout
-  std::string split = "train";         ///< "train" or "test"
-  IoMode io = IoMode::kSequential;     ///< one after another, or all at once
-  ReadMode read = ReadMode::kWhole;    ///< whole set, or own partition only
-  bool cold_cache = false;             ///< drop the file's cached pages right before this reader's read
+  std::string path;                  ///< HDF5 file in DESIGN.md's layout
+  std::string split = "train";       ///< "train" or "test"
+  IoMode io = IoMode::kSequential;   ///< one after another, or all at once
+  ReadMode read = ReadMode::kWhole;  ///< whole set, or own partition only
+  bool cold_cache = false;           ///< drop the file's cached pages right before this reader's read
 };
 
 /// Shape of one sample (channels x height x width).
@@ -35,24 +35,24 @@ struct SampleShape {
 
 /// A worker's samples, normalised to float32 with the file's per-channel mean and standard deviation.
 struct Samples {
-  SampleShape shape;                  ///< shape of one sample
-  int num_classes = 0;                ///< labels lie in [0, num_classes)
-  std::uint64_t total_samples = 0;    ///< samples in the whole split of the file
-  std::uint64_t first_index = 0;      ///< index in the split of this worker's first sample
-  std::vector<float> images;          ///< count() x shape.values(), row-major NCHW
-  std::vector<std::int32_t> labels;   ///< count() labels
+  SampleShape shape;                 ///< shape of one sample
+  int num_classes = 0;               ///< labels lie in [0, num_classes)
+  std::uint64_t total_samples = 0;   ///< samples in the whole split of the file
+  std::uint64_t first_index = 0;     ///< index in the split of this worker's first sample
+  std::vector<float> images;         ///< count() x shape.values(), row-major NCHW
+  std::vector<std::int32_t> labels;  ///< count() labels
   /// Number of samples held.
   [[nodiscard]] std::size_t count() const { return labels.size(); }
 };
 
 /// What one reader's load cost.
 struct LoadTiming {
-  std::uint64_t bytes_read = 0;       ///< bytes this reader read from the file
-  double read_seconds = 0.0;          ///< time inside the read itself (open to close)
-  double wait_seconds = 0.0;          ///< time waiting for the token (sequential) before reading
-  double megabytes_per_s = 0.0;       ///< bytes_read / read_seconds / 1e6
-  std::string mode;                   ///< e.g. "sequential+whole" or "parallel+partition"
-  bool collective = false;            ///< parallel mode: HDF5 reported a collective transfer
+  std::uint64_t bytes_read = 0;  ///< bytes this reader read from the file
+  double read_seconds = 0.0;     ///< time inside the read itself (open to close)
+  double wait_seconds = 0.0;     ///< time waiting for the token (sequential) before reading
+  double megabytes_per_s = 0.0;  ///< bytes_read / read_seconds / 1e6
+  std::string mode;              ///< e.g. "sequential+whole" or "parallel+partition"
+  bool collective = false;       ///< parallel mode: HDF5 reported a collective transfer
 };
 
 /// A worker's samples and what loading them cost.

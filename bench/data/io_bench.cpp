@@ -1,0 +1,237 @@
+// I/O benchmark of the loader. Every rank runs the same repetitions of each mode (sequential+whole,
+// sequential+partition, parallel+partition, parallel+whole) and of a raw POSIX read of the same file split
+// the same way; rank 0 reports. A repetition's time is the max over ranks from a common barrier to each
+// rank's end (first reader's start to last reader's end): the run's initial I/O time. Repetitions cycle
+// through the modes so that a disturbance on this shared machine spreads over all of them.
+// Run: mpiexec -n N bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase]
+// [--warm] [--json OUT]
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "common/phase_timer.hpp"
+#include "data/load_modes.hpp"
+#include "data/page_cache.hpp"
+#include "data/partition.hpp"
+#include "data/raw_partition.hpp"
+#include "mpi/environment.hpp"
+
+namespace {
+
+using psbench::mpi::Communicator;
+using psbench::mpi::ReduceOp;
+namespace data = psbench::data;
+
+constexpr std::size_t kPosixPiece = std::size_t{8} << 20;
+
+struct Arguments {
+  std::string path;
+  int repeat = 3;
+  int warmup = 1;
+  bool cold_cache = true;
+  std::string json;
+  std::string only;  // run only the modes whose names contain this text (and posix)
+  std::vector<data::MpiIoMode> mpi_io{data::kDefaultMpiIo};
+};
+
+// What one rank's run of a mode did.
+struct RankRun {
+  std::uint64_t bytes = 0;
+  double read_seconds = 0.0;
+  double wait_seconds = 0.0;
+  bool collective = false;
+  std::string transfer;
+};
+
+// What one mode did over its repetitions (max over ranks per repetition).
+struct ModeResult {
+  std::string name;
+  std::vector<double> seconds;       // init I/O per repetition
+  std::vector<double> read_seconds;  // longest single read per repetition
+  std::uint64_t bytes = 0;           // summed over ranks, per repetition
+  bool collective = true;
+  std::string transfer;
+};
+
+// Reads this rank's contiguous share of the file's bytes with pread into buffer (kept between repetitions,
+// like the loader's, so neither pays for first-touch page faults after the warm-up).
+RankRun posix_read(const Communicator& world, const std::string& path, bool cold_cache,
+                   std::vector<std::uint8_t>& buffer) {
+  if (cold_cache) data::drop_cached_pages(path);
+  const double start = psbench::monotonic_seconds();
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw psbench::UserError("'" + path + "': cannot open: " + std::strerror(errno));
+  struct stat info {};
+  ::fstat(fd, &info);
+  const data::SampleRange share =
+      data::partition_range(static_cast<std::uint64_t>(info.st_size), world.size(), world.rank());
+  buffer.resize(share.count);
+  std::uint64_t done = 0;
+  while (done < share.count) {
+    const std::size_t piece = std::min<std::uint64_t>(kPosixPiece, share.count - done);
+    const ssize_t got = ::pread(fd, buffer.data() + done, piece, static_cast<off_t>(share.first + done));
+    if (got <= 0) break;
+    done += static_cast<std::uint64_t>(got);
+  }
+  ::close(fd);
+  return {done, psbench::monotonic_seconds() - start, 0.0, false, "posix pread"};
+}
+
+RankRun loader_read(const Communicator& world, const data::LoadOptions& options, data::MpiIoMode mpi_io,
+                    data::RawPartition& raw) {
+  data::read_partition_into(world, options, raw, mpi_io);
+  return {raw.timing.bytes_read, raw.timing.read_seconds, raw.timing.wait_seconds, raw.timing.collective, raw.transfer};
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+Arguments parse(int argc, char** argv) {
+  Arguments arguments;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag == "--repeat" && i + 1 < argc) {
+      arguments.repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (flag == "--warmup" && i + 1 < argc) {
+      arguments.warmup = std::max(0, std::atoi(argv[++i]));
+    } else if (flag == "--only" && i + 1 < argc) {
+      arguments.only = argv[++i];
+    } else if (flag == "--mpi-io" && i + 1 < argc) {
+      arguments.mpi_io.clear();
+      std::string list = argv[++i];
+      for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        arguments.mpi_io.push_back(data::parse_mpi_io_mode(list.substr(start, comma - start)));
+        start = comma + 1;
+      }
+    } else if (flag == "--warm") {
+      arguments.cold_cache = false;
+    } else if (flag == "--json" && i + 1 < argc) {
+      arguments.json = argv[++i];
+    } else if (arguments.path.empty() && !flag.starts_with("--")) {
+      arguments.path = flag;
+    } else {
+      throw psbench::UserError(
+          "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
+          "[--warm] [--json OUT]");
+    }
+  }
+  if (arguments.path.empty())
+    throw psbench::UserError(
+        "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
+        "[--warm] [--json OUT]");
+  return arguments;
+}
+
+void print_and_save(const Communicator& world, const Arguments& arguments, const std::vector<ModeResult>& results,
+                    double cached_after_drop) {
+  if (world.rank() != 0) return;
+  std::printf("file %s, %d ranks, %d repetitions, %s cache (pages still cached after a drop: %.1f%%)\n",
+              arguments.path.c_str(), world.size(), arguments.repeat, arguments.cold_cache ? "cold" : "warm",
+              100.0 * cached_after_drop);
+  std::printf("%-34s %9s %9s %9s %10s %8s  %s\n", "mode", "init_io_s", "min_s", "max_s", "MB_read", "MB/s", "transfer");
+  nlohmann::json json;
+  json["file"] = arguments.path;
+  json["ranks"] = world.size();
+  json["repetitions"] = arguments.repeat;
+  json["cold_cache"] = arguments.cold_cache;
+  json["cached_fraction_after_drop"] = cached_after_drop;
+  double posix_rate = 0.0;
+  for (const auto& result : results) {
+    const double seconds = median(result.seconds);
+    const double rate = static_cast<double>(result.bytes) / seconds / 1e6;
+    if (result.name == "posix") posix_rate = rate;
+    const auto [low, high] = std::minmax_element(result.seconds.begin(), result.seconds.end());
+    std::printf("%-34s %9.3f %9.3f %9.3f %10.1f %8.0f  %s\n", result.name.c_str(), seconds, *low, *high,
+                static_cast<double>(result.bytes) / 1e6, rate, result.transfer.c_str());
+    json["modes"][result.name] = {{"init_io_seconds_median", seconds},
+                                  {"init_io_seconds", result.seconds},
+                                  {"longest_read_seconds", result.read_seconds},
+                                  {"bytes_read", result.bytes},
+                                  {"megabytes_per_s", rate},
+                                  {"collective", result.collective},
+                                  {"transfer", result.transfer}};
+  }
+  for (const auto& result : results) {
+    if (!result.name.starts_with("parallel+partition") || posix_rate <= 0) continue;
+    const double ratio = static_cast<double>(result.bytes) / median(result.seconds) / 1e6 / posix_rate;
+    std::printf("%s / posix bandwidth: %.2f\n", result.name.c_str(), ratio);
+    json["modes"][result.name]["over_posix"] = ratio;
+  }
+  if (!arguments.json.empty()) psbench::write_file_atomically(arguments.json, json.dump(2) + "\n");
+}
+
+void run(const Communicator& world, const Arguments& arguments) {
+  struct Mode {
+    std::string name;
+    std::function<RankRun()> run;
+  };
+  std::vector<std::uint8_t> posix_buffer;
+  data::RawPartition raw;  // shared by the loader's modes: its memory is touched once, in the warm-up
+  std::vector<Mode> modes;
+  modes.push_back({"posix", [&] { return posix_read(world, arguments.path, arguments.cold_cache, posix_buffer); }});
+  for (const auto io : {data::IoMode::kSequential, data::IoMode::kParallel}) {
+    for (const auto read : {data::ReadMode::kWhole, data::ReadMode::kPartition}) {
+      const data::LoadOptions options{arguments.path, "train", io, read, arguments.cold_cache};
+      for (const auto mpi_io : arguments.mpi_io) {
+        std::string name = data::mode_name(io, read);
+        if (io == data::IoMode::kParallel && mpi_io != data::kDefaultMpiIo) {
+          name += " (" + std::string(data::mpi_io_name(mpi_io)) + ")";
+        }
+        if (name.find(arguments.only) == std::string::npos) continue;
+        modes.push_back({name, [&world, &raw, options, mpi_io] { return loader_read(world, options, mpi_io, raw); }});
+        if (io == data::IoMode::kSequential) break;  // MPI-IO plays no part in sequential mode
+      }
+    }
+  }
+  std::vector<ModeResult> results(modes.size());
+  for (std::size_t m = 0; m < modes.size(); ++m) results[m].name = modes[m].name;
+  for (int repetition = -arguments.warmup; repetition < arguments.repeat; ++repetition) {
+    for (std::size_t m = 0; m < modes.size(); ++m) {
+      world.barrier();
+      const double start = psbench::monotonic_seconds();
+      const RankRun rank_run = modes[m].run();
+      const double seconds = psbench::monotonic_seconds() - start;
+      if (repetition < 0) continue;  // warm-up: touches the buffers, loads the libraries' code
+      ModeResult& result = results[m];
+      result.seconds.push_back(world.allreduce(seconds, ReduceOp::kMax));
+      result.read_seconds.push_back(world.allreduce(rank_run.read_seconds, ReduceOp::kMax));
+      result.bytes = world.allreduce(rank_run.bytes, ReduceOp::kSum);
+      result.collective = world.allreduce(rank_run.collective ? 1 : 0, ReduceOp::kMin) != 0;
+      result.transfer = rank_run.transfer;
+    }
+  }
+  double cached = 0.0;
+  if (world.rank() == 0) {
+    data::drop_cached_pages(arguments.path);
+    cached = data::cached_fraction(arguments.path);
+  }
+  print_and_save(world, arguments, results, cached);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  psbench::mpi::Environment environment(argc, argv);
+  try {
+    run(environment.world(), parse(argc, argv));
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
+    psbench::mpi::Environment::abort(2);
+  }
+  return 0;
+}

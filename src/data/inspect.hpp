@@ -1,0 +1,15 @@
+#pragma once
+
+#include <string>
+
+namespace psbench::data {
+
+/// Describes any HDF5 file: size, root attributes with their values, and every dataset's type, shape,
+/// layout and chunking. Throws UserError if the file is missing or not HDF5.
+std::string describe_file(const std::string& path);
+
+/// Validates both splits as the loader would (datasets, types, counts, attributes, label range) and
+/// summarises them (samples, label range, samples per class). Throws UserError naming the file and problem.
+std::string check_layout(const std::string& path);
+
+}  // namespace psbench::data
