@@ -4,7 +4,7 @@
 #
 # Usage: jobs/mpirun/fashion_mnist.sh [extra psbench train flags...]
 # Environment: MODEL (default mlp:512,256; cnn takes minutes), EPOCHS (3), BATCH (64), LR (0.01),
-#   MOMENTUM (0.9), RANKS (3: rank 0 serves, 1 and 2 work), SERVERS (1), HOSTFILE (an mpirun hostfile for a
+#   MOMENTUM (0.9), WARMUP (200 warm-up steps per worker; see docs/running.md), RANKS (3: rank 0 serves, 1 and 2 work), SERVERS (1), HOSTFILE (an mpirun hostfile for a
 #   rack; default: this machine), OUT (results/fashion_mnist_<model>.json), PRESET (cmake preset, default).
 set -euo pipefail
 
@@ -34,5 +34,5 @@ fi
 
 mkdir -p "$(dirname "$out")"
 "${launch[@]}" "$psbench" train --data "$data" --model "$model" --servers "$servers" --mode async \
-  --batch "${BATCH:-64}" --epochs "${EPOCHS:-3}" --lr "${LR:-0.01}" --momentum "${MOMENTUM:-0.9}" \
+  --batch "${BATCH:-64}" --epochs "${EPOCHS:-3}" --lr "${LR:-0.01}" --momentum "${MOMENTUM:-0.9}" --warmup-steps "${WARMUP:-200}" \
   --out "$out" "$@"

@@ -4,6 +4,7 @@
 
 #include "cli/data_command.hpp"
 #include "cli/failure_exit.hpp"
+#include "cli/train_command.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
 #include "mpi/environment.hpp"
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
   app.name("psbench");
   app.set_version_flag("--version", psbench::cli::version_text());
   app.require_subcommand(1);
+  psbench::cli::add_train_command(app);
   psbench::cli::add_data_command(app);
   try {
     try {

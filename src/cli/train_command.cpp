@@ -23,6 +23,10 @@ void add_train_command(CLI::App& app) {
   command->add_option("--lr", options->learning_rate, "SGD learning rate")->capture_default_str();
   command->add_option("--momentum", options->momentum, "heavy-ball momentum in [0, 1); 0 is plain SGD")
       ->capture_default_str();
+  command
+      ->add_option("--warmup-steps", options->warmup_steps,
+                   "scale each worker's first N gradients by k/N (learning-rate warm-up; 0: none)")
+      ->capture_default_str();
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
   const std::map<std::string, train::Mode> modes{

@@ -80,6 +80,16 @@ std::string start_line(const TrainOptions& options, const RunSetup& setup, doubl
   return text;
 }
 
+std::string server_line(const nlohmann::json& server) {
+  char text[256];
+  std::snprintf(
+      text, sizeof text, "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
+      static_cast<unsigned long long>(server["updates"].get<std::uint64_t>()), server["updates_per_s"].get<double>(),
+      server["utilization"].get<double>() * 100.0, server["staleness"]["mean"].get<double>(),
+      static_cast<unsigned long long>(server["staleness"]["max"].get<std::uint64_t>()));
+  return text;
+}
+
 std::string trace_document(const std::vector<std::string>& rank_events, const TrainOptions& options) {
   std::string document = R"({"displayTimeUnit":"ms","otherData":{"tool":"psbench train","config":)" +
                          options_to_json(options).dump() + R"(},"traceEvents":[)";
@@ -172,6 +182,7 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
     write_file_atomically(options.out_path, outcome.results.dump(2) + "\n");
     if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
     console.summary(max_phases(per_rank), final_evaluation(per_rank));
+    if (setup.topology.servers > 0) console.line(server_line(outcome.results["server"]));
     console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
   });
   return outcome;

@@ -96,6 +96,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   settings.seed = options.seed;
   settings.worker = static_cast<std::uint32_t>(setup.topology.worker_index());
   settings.threads = options.threads;
+  settings.warmup_steps = options.warmup_steps;
   WorkerTrainer trainer(samples, *setup.model, *exchange, settings, context.timer, context.trace);
 
   const auto epochs = static_cast<std::uint32_t>(options.epochs);

@@ -31,6 +31,9 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (!(options.momentum >= 0.0F && options.momentum < 1.0F)) {
     throw UserError("--momentum must lie in [0, 1), got " + std::to_string(options.momentum));
   }
+  if (options.warmup_steps < 0) {
+    throw UserError("--warmup-steps must be 0 or more, got " + std::to_string(options.warmup_steps));
+  }
   if (options.threads <= 0) throw UserError("--threads must be positive, got " + std::to_string(options.threads));
   switch (options.mode) {
     case Mode::kAsync:
@@ -63,6 +66,7 @@ nlohmann::json options_to_json(const TrainOptions& options) {
           {"epochs", options.epochs},
           {"lr", options.learning_rate},
           {"momentum", options.momentum},
+          {"warmup_steps", options.warmup_steps},
           {"servers", options.servers},
           {"mode", mode_name(options.mode)},
           {"io", io_name(options.io)},

@@ -20,6 +20,7 @@ struct TrainOptions {
   int epochs = 3;                                ///< --epochs: passes over the training set
   float learning_rate = 0.01F;                   ///< --lr: SGD step size
   float momentum = 0.9F;                         ///< --momentum: heavy-ball momentum, 0 for plain SGD
+  int warmup_steps = 0;                          ///< --warmup-steps: each worker's first steps ramp the gradient up
   int servers = 1;                               ///< --servers: S server ranks in async mode
   Mode mode = Mode::kAsync;                      ///< --mode
   data::IoMode io = data::IoMode::kSequential;   ///< --io

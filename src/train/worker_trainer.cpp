@@ -24,8 +24,8 @@ WorkerTrainer::WorkerTrainer(const data::Samples& samples, nn::Model& model, Gra
     const nn::InputShape input{samples.shape.channels, samples.shape.height, samples.shape.width};
     tail_model_ = std::make_unique<nn::Model>(settings.model_spec, input, samples.num_classes, static_cast<int>(tail),
                                               settings.seed, settings.threads);
-    tail_gradient_.resize(model.parameter_count());
   }
+  if (tail != 0 || settings.warmup_steps > 0) scaled_gradient_.resize(model.parameter_count());
 }
 
 WorkerTrainer::~WorkerTrainer() = default;
@@ -57,12 +57,13 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     info.loss = model.train_step(assembler_.images(), assembler_.labels());
     std::span<const float> gradients = model.gradients();
-    if (&model != &model_) {
-      const float weight = static_cast<float>(indices.size()) / static_cast<float>(batch);
-      std::transform(gradients.begin(), gradients.end(), tail_gradient_.begin(),
+    const float weight = gradient_weight(indices.size());
+    if (weight != 1.0F) {
+      std::transform(gradients.begin(), gradients.end(), scaled_gradient_.begin(),
                      [weight](float g) { return g * weight; });
-      gradients = tail_gradient_;
+      gradients = scaled_gradient_;
     }
+    ++steps_done_;
     info.samples = static_cast<std::uint32_t>(indices.size());
     info.last_of_epoch = step + 1 == own_steps_;
     const double compute_end = monotonic_seconds();
@@ -83,6 +84,14 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
+}
+
+// A remainder batch of t samples weighs t/b, and the k-th warm-up step k/warmup_steps.
+float WorkerTrainer::gradient_weight(std::size_t samples) const {
+  float weight = static_cast<float>(samples) / static_cast<float>(settings_.batch);
+  const auto warmup = static_cast<std::uint64_t>(settings_.warmup_steps);
+  if (steps_done_ < warmup) weight *= static_cast<float>(steps_done_ + 1) / static_cast<float>(warmup);
+  return weight;
 }
 
 // The exchange adds its time to the push, pull and update phases in that order; the trace lays the

@@ -40,6 +40,7 @@ struct WorkerSettings {
   std::uint64_t seed = 1;    ///< shuffling seed
   std::uint32_t worker = 0;  ///< worker index, mixed into the shuffle seed
   int threads = 1;           ///< oneDNN threads
+  int warmup_steps = 0;      ///< the worker's first steps whose gradient ramps up linearly (0: none)
 };
 
 /// Called after every step (for the live progress line): the step and the epoch's step count.
@@ -50,8 +51,9 @@ using StepObserver = std::function<void(const StepInfo& step, std::size_t steps_
 /// remainder of t samples forms one smaller last batch, run by a second Model built once for size t (its
 /// parameters are copied from the main model before the step). Its mean gradient is scaled by t/b into a
 /// buffer sized once, which equals a full batch padded with masked samples: every sample of the epoch
-/// carries the same weight lr/b, and a tiny remainder cannot kick the weights. Every sample is visited
-/// exactly once per epoch and no step allocates.
+/// carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up, the k-th of
+/// the worker's first warmup_steps gradients is scaled by k/warmup_steps the same way. Every sample is
+/// visited exactly once per epoch and no step allocates.
 class WorkerTrainer {
  public:
   /// Prepares buffers, the shuffle order and (if needed) the model of the last batch.
@@ -69,13 +71,15 @@ class WorkerTrainer {
   [[nodiscard]] const VisitCheck& visits() const { return visit_check_; }
 
  private:
+  [[nodiscard]] float gradient_weight(std::size_t samples) const;
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
 
   const data::Samples& samples_;
   nn::Model& model_;
   std::unique_ptr<nn::Model> tail_model_;
-  std::vector<float> tail_gradient_;
+  std::vector<float> scaled_gradient_;
+  std::uint64_t steps_done_ = 0;
   GradientExchange& exchange_;
   WorkerSettings settings_;
   PhaseTimer& timer_;

@@ -85,10 +85,15 @@ TEST(TrainModes, AsyncOneServerOneWorkerEqualsLocalBitForBit) {
   const auto world = mpi::Communicator::world();
   const auto pair = first_ranks(world, 2);
   if (world.rank() >= 2) return;
-  const TrainOutcome async = run_training(pair, small_run(Mode::kAsync, "pair_async"));
+  // Warm-up on both sides, so that the scaled-gradient path is compared too.
+  TrainOptions async_options = small_run(Mode::kAsync, "pair_async");
+  async_options.warmup_steps = 10;
+  const TrainOutcome async = run_training(pair, async_options);
   const auto alone = pair.split(pair.rank(), 0);
   if (pair.rank() != 1) return;
-  const TrainOutcome local = run_training(alone, small_run(Mode::kLocal, "pair_local"));
+  TrainOptions local_options = small_run(Mode::kLocal, "pair_local");
+  local_options.warmup_steps = 10;
+  const TrainOutcome local = run_training(alone, local_options);
   ASSERT_EQ(async.final_parameters.size(), local.final_parameters.size());
   ASSERT_FALSE(local.final_parameters.empty());
   EXPECT_EQ(std::memcmp(async.final_parameters.data(), local.final_parameters.data(),

@@ -68,14 +68,17 @@ TEST(TrainOptions, NonPositiveNumbersAreRejected) {
   options.threads = 0;
   expect_error(options, 2, "--threads must be positive");
   options = good_options();
+  options.warmup_steps = -1;
+  expect_error(options, 2, "--warmup-steps must be 0 or more");
+  options = good_options();
   options.momentum = 1.0F;
   expect_error(options, 2, "--momentum must lie in [0, 1)");
 }
 
 TEST(TrainOptions, JsonCarriesEveryFlag) {
   const auto json = options_to_json(good_options());
-  for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "servers", "mode", "io", "read",
-                          "cold_cache", "threads", "seed", "out", "trace", "quiet"}) {
+  for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "warmup_steps", "servers", "mode", "io",
+                          "read", "cold_cache", "threads", "seed", "out", "trace", "quiet"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_EQ(json["mode"], "async");
