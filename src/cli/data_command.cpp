@@ -123,10 +123,10 @@ void report_load(const mpi::Communicator& world, const data::LoadOptions& option
   const auto all_bytes = world.allreduce(raw.timing.bytes_read, mpi::ReduceOp::kSum);
   const bool collective = world.allreduce(raw.timing.collective ? 1 : 0, mpi::ReduceOp::kMin) != 0;
   char line[256];
-  std::snprintf(line, sizeof line, "rank %d: samples %llu..%llu, read %.3f s, waited %.3f s, %.1f MB at %.0f MB/s",
+  std::snprintf(line, sizeof line, "rank %d: samples %llu..%llu, read %.3f s, waited %.3f s, %s at %.0f MB/s",
                 world.rank(), static_cast<unsigned long long>(raw.range.first),
                 static_cast<unsigned long long>(raw.range.end()), raw.timing.read_seconds, raw.timing.wait_seconds,
-                static_cast<double>(raw.timing.bytes_read) / 1e6, raw.timing.megabytes_per_s);
+                data::format_bytes(raw.timing.bytes_read).c_str(), raw.timing.megabytes_per_s);
   const auto lines = world.gather(std::string(line), 0);
   if (world.rank() != 0) return;
   const auto& info = raw.info;

@@ -1,7 +1,9 @@
 #include "data/inspect.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <vector>
@@ -18,13 +20,6 @@ namespace {
 
 constexpr std::size_t kShownValues = 16;
 constexpr std::uint64_t kLabelBlock = std::uint64_t{1} << 20;
-
-std::string megabytes(std::uint64_t bytes) {
-  std::ostringstream text;
-  text.precision(3);
-  text << std::fixed << static_cast<double>(bytes) / 1e6 << " MB";
-  return text.str();
-}
 
 std::string dims_text(const std::vector<hsize_t>& dims) {
   std::string text = "[";
@@ -79,7 +74,7 @@ std::string dataset_line(hid_t file, const char* name) {
   for (const hsize_t d : dims) elements *= d;
   const std::size_t element_size = H5Tget_size(type.get());
   std::string line = "/" + std::string(name) + ": " + type_name(type.get()) + " " + dims_text(dims) + ", " +
-                     megabytes(elements * element_size);
+                     format_bytes(elements * element_size);
   const PropertyList create(check_id(H5Dget_create_plist(dataset.get()), "H5Dget_create_plist"));
   switch (H5Pget_layout(create.get())) {
     case H5D_CHUNKED: {
@@ -89,8 +84,8 @@ std::string dataset_line(hid_t file, const char* name) {
       for (const hsize_t c : chunk) chunk_elements *= c;
       std::uint64_t chunks = 1;
       for (std::size_t d = 0; d < dims.size(); ++d) chunks *= (dims[d] + chunk[d] - 1) / chunk[d];
-      line += ", chunked " + dims_text(chunk) + " (" + megabytes(chunk_elements * element_size) + " per chunk, " +
-              std::to_string(chunks) + " chunks)";
+      line += ", chunked " + dims_text(chunk) + " (" + format_bytes(chunk_elements * element_size) + " per chunk, " +
+              std::to_string(chunks) + (chunks == 1 ? " chunk)" : " chunks)");
       const int filters = H5Pget_nfilters(create.get());
       if (filters > 0) line += ", " + std::to_string(filters) + " filter(s)";
       break;
@@ -139,6 +134,20 @@ std::string split_summary(const std::string& path, const std::string& split) {
 
 }  // namespace
 
+std::string format_bytes(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+  auto value = static_cast<double>(bytes);
+  std::size_t unit = 0;
+  while (value >= 999.5 && unit + 1 < std::size(kUnits)) {
+    value /= 1000.0;
+    ++unit;
+  }
+  char text[32];
+  const int decimals = unit == 0 || value >= 99.95 ? 0 : (value >= 9.995 ? 1 : 2);
+  std::snprintf(text, sizeof text, "%.*f %s", decimals, value, kUnits[unit]);
+  return text;
+}
+
 std::string describe_file(const std::string& path) {
   silence_hdf5_errors();
   if (!std::filesystem::exists(path)) throw UserError("'" + path + "': no such file");
@@ -147,7 +156,7 @@ std::string describe_file(const std::string& path) {
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw UserError("'" + path + "': cannot open as HDF5: " + take_hdf5_error_text());
   const File file(id);
-  std::string text = "file: " + path + " (" + megabytes(std::filesystem::file_size(path)) + ")\nattributes:\n";
+  std::string text = "file: " + path + " (" + format_bytes(std::filesystem::file_size(path)) + ")\nattributes:\n";
   hsize_t position = 0;
   check_status(H5Aiterate2(file.get(), H5_INDEX_NAME, H5_ITER_INC, &position, add_attribute_line, &text),
                "listing the attributes of '" + path + "'");

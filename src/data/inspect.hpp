@@ -1,8 +1,12 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace psbench::data {
+
+/// Bytes in decimal units with three significant digits: "812 B", "78.4 kB", "1.11 GB".
+std::string format_bytes(std::uint64_t bytes);
 
 /// Describes any HDF5 file: size, root attributes with their values, and every dataset's type, shape,
 /// layout and chunking. Throws UserError if the file is missing or not HDF5.

@@ -124,15 +124,16 @@ std::uint64_t read_file(const SplitFile& file, ReadJob& job, CollectiveTransfer*
 std::exception_ptr read_in_turn(const mpi::Communicator& comm, ReadJob& job) {
   LoadTiming& timing = job.raw.timing;
   int token = 0;
-  const double wait_start = monotonic_seconds();
   if (comm.rank() > 0) {
+    const double wait_start = monotonic_seconds();
     PSBENCH_MPI_CALL(MPI_Recv(&token, 1, MPI_INT, comm.rank() - 1, kTokenTag, comm.native(), MPI_STATUS_IGNORE));
+    timing.wait_seconds = monotonic_seconds() - wait_start;
   }
-  timing.wait_seconds = monotonic_seconds() - wait_start;
   std::exception_ptr failure;
   try {
     if (job.options.cold_cache) drop_cached_pages(job.options.path);
     const double start = monotonic_seconds();
+    job.raw.read_start = start;
     SplitFile file = SplitFile::open(job.options.path, job.options.split);
     timing.bytes_read = read_file(file, job, nullptr);
     file.close();
@@ -159,6 +160,7 @@ std::exception_ptr read_together(const mpi::Communicator& comm, ReadJob& job) {
   // Also the barrier after which every reader's pages are dropped and the clocks start together.
   if (comm.allreduce(failure ? 1 : 0, mpi::ReduceOp::kMax) != 0) return failure;
   const double start = monotonic_seconds();
+  job.raw.read_start = start;
   try {
     SplitFile file = SplitFile::open_parallel(comm, job.options.path, job.options.split);
     CollectiveTransfer transfer(job.mpi_io);
@@ -190,8 +192,8 @@ void read_partition_into(const mpi::Communicator& readers, const LoadOptions& op
     if (raw.info.samples < static_cast<std::uint64_t>(comm.size())) {
       throw UserError("'" + options.path + "': " + layout::images_path(options.split) + " holds " +
                       std::to_string(raw.info.samples) + " samples, fewer than the " + std::to_string(comm.size()) +
-                      " workers reading it; use at most " + std::to_string(raw.info.samples) +
-                      " workers or a larger file");
+                      " workers reading it (use at most " + std::to_string(raw.info.samples) +
+                      " workers or a larger file)");
     }
   });
   raw.range = partition_range(raw.info.samples, comm.size(), comm.rank());
@@ -227,6 +229,7 @@ RawPartition read_whole_split(const std::string& path, const std::string& split)
   const LoadOptions options{path, split, IoMode::kSequential, ReadMode::kPartition, false};
   ReadJob job{options, kDefaultMpiIo, raw, LabelCheck(raw.info.num_classes), 0};
   const double start = monotonic_seconds();
+  raw.read_start = start;
   raw.timing.bytes_read = read_own(file, job, nullptr);
   file.close();
   raw.timing.read_seconds = monotonic_seconds() - start;

@@ -20,6 +20,7 @@ struct RawPartition {
   std::vector<float> values;                 ///< float32 files: range.count x C x H x W, else empty
   std::vector<std::int32_t> labels;          ///< range.count labels, checked to lie in [0, num_classes)
   LoadTiming timing;                         ///< what the read cost
+  double read_start = 0.0;                   ///< monotonic_seconds() when the read began (comparable within one node)
   std::string transfer;                      ///< parallel mode: what HDF5 did, e.g. "chunk-collective"; else "serial"
   std::vector<std::uint8_t> scratch;         ///< whole mode: the block passing through (kept for reuse)
   std::vector<std::int32_t> scratch_labels;  ///< whole mode: that block's labels (kept for reuse)

@@ -232,9 +232,9 @@ SplitFile SplitFile::open_with(const std::string& path, const std::string& split
   const auto image_dims = dimensions(result.images_.get());
   const auto label_dims = dimensions(result.labels_.get());
   if (image_dims.size() != 4) {
-    fail(path, images_name + " has shape " + shape_text(image_dims) + "; expected 4 dimensions N x C x H x W");
+    fail(path, images_name + " has shape " + shape_text(image_dims) + ", expected 4 dimensions N x C x H x W");
   }
-  if (label_dims.size() != 1) fail(path, labels_name + " has shape " + shape_text(label_dims) + "; expected N");
+  if (label_dims.size() != 1) fail(path, labels_name + " has shape " + shape_text(label_dims) + ", expected N");
   if (image_dims[0] != label_dims[0]) {
     fail(path, images_name + " holds " + std::to_string(image_dims[0]) + " samples but " + labels_name + " holds " +
                    std::to_string(label_dims[0]) + " labels");
