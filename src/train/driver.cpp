@@ -72,11 +72,11 @@ std::string start_line(const TrainOptions& options, const RunSetup& setup, doubl
   char text[512];
   std::snprintf(text, sizeof text,
                 "psbench train: %s, %s; model %s, P = %zu parameters (%.2f MB); batch %d, %d epochs, lr %g, "
-                "momentum %g; %llu training samples; init %.2f s",
+                "momentum %g, warm-up %d steps; %llu training samples; init %.2f s",
                 std::string(mode_name(options.mode)).c_str(), roles.c_str(), options.model_spec.c_str(),
                 setup.parameters, static_cast<double>(setup.parameters * sizeof(float)) / 1e6, options.batch,
                 options.epochs, static_cast<double>(options.learning_rate), static_cast<double>(options.momentum),
-                static_cast<unsigned long long>(setup.facts.total_samples), init_seconds);
+                options.warmup_steps, static_cast<unsigned long long>(setup.facts.total_samples), init_seconds);
   return text;
 }
 

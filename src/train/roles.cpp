@@ -1,6 +1,7 @@
 #include "train/roles.hpp"
 
 #include <array>
+#include <vector>
 
 #include "mpi/call.hpp"
 #include "ps/server.hpp"
@@ -54,6 +55,7 @@ EpochRecord sync_epoch_record(const RunSetup& setup, const EpochTally& tally) {
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
   ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options));
+  std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   const double serve_start = monotonic_seconds();
   double epoch_start = serve_start;
   const auto on_epoch = [&](const ps::EpochProgress& progress) {
