@@ -1,11 +1,21 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace psbench::ps {
 
 /// MPI tags of the parameter-server protocol (on the world communicator).
 enum Tag : int { kTagPushHeader = 101, kTagPushData = 102, kTagPullHeader = 103, kTagPullData = 104 };
+
+/// Values per message of a gradient or shard transfer: a shard travels as ceil(size / kChunkValues)
+/// messages so the server applies and returns chunk c while chunk c+1 is still arriving.
+inline constexpr std::size_t kChunkValues = std::size_t{1} << 16;
+
+/// Number of chunk messages that carry a shard of shard_size values (at least one).
+constexpr int chunk_count(std::size_t shard_size) {
+  return shard_size == 0 ? 1 : static_cast<int>((shard_size + kChunkValues - 1) / kChunkValues);
+}
 
 /// What a push header announces.
 enum class PushKind : std::uint32_t { kGradient = 0, kDone = 1 };

@@ -1,5 +1,7 @@
 #include "ps/server.hpp"
 
+#include <algorithm>
+
 #include "common/check.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/call.hpp"
@@ -17,7 +19,7 @@ struct EpochTally {
   int workers_finished = 0;
 };
 
-void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int workers,
+void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int workers, const ServerStats& stats,
                 const std::function<void(const EpochProgress&)>& on_epoch) {
   if (header.epoch >= tallies.size()) tallies.resize(header.epoch + 1);  // once per epoch, not per step
   EpochTally& tally = tallies[header.epoch];
@@ -28,7 +30,7 @@ void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int 
   tally.workers_finished += 1;
   if (tally.workers_finished == workers && on_epoch) {
     on_epoch(EpochProgress{header.epoch, tally.loss_sum / static_cast<double>(tally.steps), tally.samples,
-                           monotonic_seconds()});
+                           monotonic_seconds(), stats.service_seconds, stats.idle_seconds});
   }
 }
 
@@ -42,6 +44,8 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
                initial_parameters.begin() +
                    static_cast<std::ptrdiff_t>(layout.begin(topology.rank) + layout.size(topology.rank))),
       gradient_(layout.size(topology.rank)),
+      chunk_receives_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
+      chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
       optimizer_(layout.size(topology.rank), config) {
   PSBENCH_CHECK(topology.is_server()) << "rank " << topology.rank << " is not a server";
   PSBENCH_CHECK(initial_parameters.size() == layout.parameters()) << "initial parameters do not match the layout";
@@ -52,40 +56,58 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
   std::vector<EpochTally> tallies;
   PushHeader header;
   PullHeader reply;
-  const int shard_size = static_cast<int>(weights_.size());
+  const MPI_Comm comm = world_.native();
+  const int chunks = static_cast<int>(chunk_receives_.size());
   const double serve_start = monotonic_seconds();
   int workers_done = 0;
   while (workers_done < topology_.workers()) {
     const double wait_start = monotonic_seconds();
-    const MPI_Status probed = wait_for_message(world_.native(), MPI_ANY_SOURCE, kTagPushHeader);
+    const MPI_Status probed = wait_for_message(comm, MPI_ANY_SOURCE, kTagPushHeader);
     const double arrived = monotonic_seconds();
     stats.idle_seconds += arrived - wait_start;
     const int source = probed.MPI_SOURCE;
-    PSBENCH_MPI_CALL(
-        MPI_Recv(&header, sizeof header, MPI_BYTE, source, kTagPushHeader, world_.native(), MPI_STATUS_IGNORE));
+    PSBENCH_MPI_CALL(MPI_Recv(&header, sizeof header, MPI_BYTE, source, kTagPushHeader, comm, MPI_STATUS_IGNORE));
     if (header.kind == PushKind::kDone) {
       ++workers_done;
       continue;
     }
     PSBENCH_CHECK(header.version <= version_)
         << "worker " << source << " used version " << header.version << " but this shard is at " << version_;
-    PSBENCH_MPI_CALL(
-        MPI_Recv(gradient_.data(), shard_size, MPI_FLOAT, source, kTagPushData, world_.native(), MPI_STATUS_IGNORE));
+    for (int c = 0; c < chunks; ++c) {
+      const auto [offset, count] = chunk_span(c);
+      PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, count, MPI_FLOAT, source, kTagPushData, comm,
+                                 &chunk_receives_[static_cast<std::size_t>(c)]));
+    }
     stats.staleness.record(version_ - header.version);
-    const double apply_start = monotonic_seconds();
-    optimizer_.apply(weights_, gradient_);
-    stats.apply_seconds += monotonic_seconds() - apply_start;
     ++version_;
-    ++stats.updates;
     reply.version = version_;
-    // Blocking sends straight from the weights: the shard cannot change before the send has completed.
-    PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, world_.native()));
-    PSBENCH_MPI_CALL(MPI_Send(weights_.data(), shard_size, MPI_FLOAT, source, kTagPullData, world_.native()));
+    PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
+    for (int c = 0; c < chunks; ++c) {
+      const auto slot = static_cast<std::size_t>(c);
+      const auto [offset, count] = chunk_span(c);
+      PSBENCH_MPI_CALL(MPI_Wait(&chunk_receives_[slot], MPI_STATUS_IGNORE));
+      const double apply_start = monotonic_seconds();
+      const auto length = static_cast<std::size_t>(count);
+      optimizer_.apply_slice(std::span<float>(weights_).subspan(offset, length),
+                             std::span<const float>(gradient_).subspan(offset, length), offset);
+      stats.apply_seconds += monotonic_seconds() - apply_start;
+      PSBENCH_MPI_CALL(
+          MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
+    }
+    // The next update may modify any chunk: every send from the weights completes first.
+    PSBENCH_MPI_CALL(MPI_Waitall(chunks, chunk_sends_.data(), MPI_STATUSES_IGNORE));
+    ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
-    tally_step(tallies, header, topology_.workers(), on_epoch);
+    tally_step(tallies, header, topology_.workers(), stats, on_epoch);
   }
   stats.serve_seconds = monotonic_seconds() - serve_start;
   return stats;
+}
+
+std::pair<std::size_t, int> Server::chunk_span(int chunk) const {
+  const std::size_t offset = static_cast<std::size_t>(chunk) * kChunkValues;
+  const std::size_t count = std::min(kChunkValues, weights_.size() - std::min(offset, weights_.size()));
+  return {offset, static_cast<int>(count)};
 }
 
 }  // namespace psbench::ps

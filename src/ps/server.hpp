@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "mpi/communicator.hpp"
@@ -25,13 +26,17 @@ struct ServerStats {
 
 /// All workers' totals for one finished epoch, as seen by a server.
 struct EpochProgress {
-  std::uint32_t epoch = 0;    ///< the epoch that every worker has finished
-  double mean_loss = 0.0;     ///< mean of the workers' step losses in that epoch
-  std::uint64_t samples = 0;  ///< samples of all workers in that epoch
-  double finished_at = 0.0;   ///< monotonic_seconds() when the last worker finished it
+  std::uint32_t epoch = 0;       ///< the epoch that every worker has finished
+  double mean_loss = 0.0;        ///< mean of the workers' step losses in that epoch
+  std::uint64_t samples = 0;     ///< samples of all workers in that epoch
+  double finished_at = 0.0;      ///< monotonic_seconds() when the last worker finished it
+  double service_seconds = 0.0;  ///< this server's service time since serve() began, at that moment
+  double idle_seconds = 0.0;     ///< this server's idle time since serve() began, at that moment
 };
 
-/// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard.
+/// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard. The
+/// exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while later chunks of
+/// the gradient are still arriving.
 class Server {
  public:
   /// Takes shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks).
@@ -43,10 +48,15 @@ class Server {
   [[nodiscard]] std::span<const float> shard() const { return weights_; }
 
  private:
+  /// Offset and length of chunk c of this shard.
+  [[nodiscard]] std::pair<std::size_t, int> chunk_span(int chunk) const;
+
   const mpi::Communicator& world_;
   Topology topology_;
   std::vector<float> weights_;
   std::vector<float> gradient_;
+  std::vector<MPI_Request> chunk_receives_;
+  std::vector<MPI_Request> chunk_sends_;
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
 };

@@ -7,7 +7,7 @@ namespace psbench::ps {
 SgdOptimizer::SgdOptimizer(std::size_t size, SgdConfig config)
     : config_(config), velocity_(config.momentum != 0.0F ? size : 0, 0.0F) {}
 
-void SgdOptimizer::apply(std::span<float> weights, std::span<const float> gradients) {
+void SgdOptimizer::apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset) {
   PSBENCH_CHECK(weights.size() == gradients.size())
       << weights.size() << " weights, " << gradients.size() << " gradients";
   const float rate = config_.learning_rate;
@@ -18,9 +18,10 @@ void SgdOptimizer::apply(std::span<float> weights, std::span<const float> gradie
     for (std::size_t i = 0; i < n; ++i) w[i] -= rate * g[i];
     return;
   }
-  PSBENCH_CHECK(velocity_.size() == n) << "optimizer built for " << velocity_.size() << " values, given " << n;
+  PSBENCH_CHECK(offset + n <= velocity_.size())
+      << "slice [" << offset << ", " << offset + n << ") of a " << velocity_.size() << "-value optimizer";
   const float momentum = config_.momentum;
-  float* __restrict v = velocity_.data();
+  float* __restrict v = velocity_.data() + offset;
   for (std::size_t i = 0; i < n; ++i) {
     v[i] = momentum * v[i] + g[i];
     w[i] -= rate * v[i];

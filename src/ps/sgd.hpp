@@ -18,7 +18,10 @@ class SgdOptimizer {
   /// Prepares state for a vector of size values.
   SgdOptimizer(std::size_t size, SgdConfig config);
   /// Applies one update of weights with gradients (both of the constructed size).
-  void apply(std::span<float> weights, std::span<const float> gradients);
+  void apply(std::span<float> weights, std::span<const float> gradients) { apply_slice(weights, gradients, 0); }
+  /// Applies the update to a slice: weights and gradients hold values [offset, offset + size) of the vector,
+  /// so a vector updated slice by slice ends bit-identical to one updated whole.
+  void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
 
  private:
   SgdConfig config_;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace psbench::ps {
@@ -38,6 +39,28 @@ TEST(Sgd, SameInputsGiveBitIdenticalResults) {
   for (int i = 0; i < 10; ++i) {
     first.apply(a, g);
     second.apply(b, g);
+  }
+  EXPECT_EQ(a, b);
+}
+
+TEST(Sgd, SliceBySliceEqualsWholeWithMomentum) {
+  const std::size_t size = 1000;
+  SgdOptimizer whole(size, SgdConfig{0.05F, 0.9F});
+  SgdOptimizer sliced(size, SgdConfig{0.05F, 0.9F});
+  std::vector<float> a(size);
+  std::vector<float> g(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    a[i] = 0.001F * static_cast<float>(i);
+    g[i] = 0.5F - 0.003F * static_cast<float>(i % 7);
+  }
+  std::vector<float> b = a;
+  for (int step = 0; step < 5; ++step) {
+    whole.apply(a, g);
+    for (std::size_t offset = 0; offset < size; offset += 300) {
+      const std::size_t length = std::min<std::size_t>(300, size - offset);
+      sliced.apply_slice(std::span<float>(b).subspan(offset, length), std::span<const float>(g).subspan(offset, length),
+                         offset);
+    }
   }
   EXPECT_EQ(a, b);
 }
