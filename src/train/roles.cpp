@@ -58,8 +58,12 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   const double serve_start = monotonic_seconds();
   double epoch_start = serve_start;
+  double service_before = 0.0;
   const auto on_epoch = [&](const ps::EpochProgress& progress) {
     EpochRecord record;
+    const double epoch_seconds = progress.finished_at - epoch_start;
+    if (epoch_seconds > 0.0) record.utilization = (progress.service_seconds - service_before) / epoch_seconds;
+    service_before = progress.service_seconds;
     record.epoch = progress.epoch;
     record.samples = progress.samples;
     record.seconds = progress.finished_at - epoch_start;
