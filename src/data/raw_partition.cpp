@@ -12,12 +12,14 @@
 #include "data/load_modes.hpp"
 #include "data/normalization.hpp"
 #include "data/page_cache.hpp"
+#include "data/token.hpp"
 #include "mpi/collective_error.hpp"
 
 namespace psbench::data {
 namespace {
 
 constexpr int kTokenTag = 7301;
+constexpr int kDoneTag = 7302;
 // Whole mode streams the split through a buffer of about this size, so memory stays bounded at any file size.
 constexpr std::uint64_t kWholeBlockBytes = std::uint64_t{64} << 20;
 
@@ -121,12 +123,14 @@ std::uint64_t read_file(const SplitFile& file, ReadJob& job, CollectiveTransfer*
 }
 
 // Readers take turns in rank order: rank r reads after rank r - 1 passes the token, with the serial driver.
+// Waiting readers sleep rather than spin, and all wait for the last reader's "done" the same cheap way, so
+// none steals a shared core from the one reading.
 std::exception_ptr read_in_turn(const mpi::Communicator& comm, ReadJob& job) {
   LoadTiming& timing = job.raw.timing;
-  int token = 0;
+  const int last = comm.size() - 1;
   if (comm.rank() > 0) {
     const double wait_start = monotonic_seconds();
-    PSBENCH_MPI_CALL(MPI_Recv(&token, 1, MPI_INT, comm.rank() - 1, kTokenTag, comm.native(), MPI_STATUS_IGNORE));
+    receive_token(comm, comm.rank() - 1, kTokenTag);
     timing.wait_seconds = monotonic_seconds() - wait_start;
   }
   std::exception_ptr failure;
@@ -142,8 +146,11 @@ std::exception_ptr read_in_turn(const mpi::Communicator& comm, ReadJob& job) {
     failure = std::current_exception();  // still pass the token, so later readers do not hang
   }
   job.raw.transfer = "serial";
-  if (comm.rank() + 1 < comm.size()) {
-    PSBENCH_MPI_CALL(MPI_Send(&token, 1, MPI_INT, comm.rank() + 1, kTokenTag, comm.native()));
+  if (comm.rank() < last) {
+    send_token(comm, comm.rank() + 1, kTokenTag);
+    receive_token(comm, last, kDoneTag);
+  } else {
+    for (int reader = 0; reader < last; ++reader) send_token(comm, reader, kDoneTag);
   }
   return failure;
 }
