@@ -33,8 +33,6 @@ using psbench::mpi::Communicator;
 using psbench::mpi::ReduceOp;
 namespace data = psbench::data;
 
-constexpr std::size_t kPosixPiece = std::size_t{8} << 20;
-
 struct Arguments {
   std::string path;
   int repeat = 3;
@@ -43,6 +41,7 @@ struct Arguments {
   std::string json;
   std::string only;  // run only the modes whose names contain this text (and posix)
   std::vector<data::MpiIoMode> mpi_io{data::kDefaultMpiIo};
+  std::size_t posix_piece = std::size_t{1} << 30;  // bytes per pread of the POSIX baseline (large is fastest)
 };
 
 // What one rank's run of a mode did.
@@ -66,7 +65,7 @@ struct ModeResult {
 
 // Reads this rank's contiguous share of the file's bytes with pread into buffer (kept between repetitions,
 // like the loader's, so neither pays for first-touch page faults after the warm-up).
-RankRun posix_read(const Communicator& world, const std::string& path, bool cold_cache,
+RankRun posix_read(const Communicator& world, const std::string& path, bool cold_cache, std::size_t piece_bytes,
                    std::vector<std::uint8_t>& buffer) {
   if (cold_cache) data::drop_cached_pages(path);
   const double start = psbench::monotonic_seconds();
@@ -79,7 +78,7 @@ RankRun posix_read(const Communicator& world, const std::string& path, bool cold
   buffer.resize(share.count);
   std::uint64_t done = 0;
   while (done < share.count) {
-    const std::size_t piece = std::min<std::uint64_t>(kPosixPiece, share.count - done);
+    const std::size_t piece = std::min<std::uint64_t>(piece_bytes, share.count - done);
     const ssize_t got = ::pread(fd, buffer.data() + done, piece, static_cast<off_t>(share.first + done));
     if (got <= 0) break;
     done += static_cast<std::uint64_t>(got);
@@ -118,6 +117,8 @@ Arguments parse(int argc, char** argv) {
         arguments.mpi_io.push_back(data::parse_mpi_io_mode(list.substr(start, comma - start)));
         start = comma + 1;
       }
+    } else if (flag == "--posix-piece-mib" && i + 1 < argc) {
+      arguments.posix_piece = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i]))) << 20;
     } else if (flag == "--warm") {
       arguments.cold_cache = false;
     } else if (flag == "--json" && i + 1 < argc) {
@@ -204,7 +205,9 @@ void run(const Communicator& world, const Arguments& arguments) {
   add_loader_mode(data::IoMode::kSequential, data::ReadMode::kPartition, data::kDefaultMpiIo);
   for (const auto mpi_io : arguments.mpi_io) add_loader_mode(data::IoMode::kParallel, data::ReadMode::kWhole, mpi_io);
   // POSIX runs right before parallel+partition, so that each pair shares the machine's load of the moment.
-  modes.push_back({"posix", [&] { return posix_read(world, arguments.path, arguments.cold_cache, posix_buffer); }});
+  modes.push_back(
+      {"posix",
+       [&] { return posix_read(world, arguments.path, arguments.cold_cache, arguments.posix_piece, posix_buffer); }});
   for (const auto mpi_io : arguments.mpi_io) {
     add_loader_mode(data::IoMode::kParallel, data::ReadMode::kPartition, mpi_io);
   }

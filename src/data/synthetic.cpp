@@ -65,7 +65,7 @@ void validate(const SynthOptions& options) {
   if (options.shape.channels <= 0 || options.shape.height <= 0 || options.shape.width <= 0) {
     throw UserError("--shape needs positive C,H,W");
   }
-  if (options.chunk_bytes == 0) throw UserError("the chunk size must be positive");
+  if (options.chunk_bytes == 0) throw UserError("the chunk size (--chunk-kib) must be positive");
 }
 
 // Generates every sample of a split in blocks and hands each block to sink (bounded memory).
