@@ -6,7 +6,9 @@ execute_process(COMMAND ${ENV_PREFIX} ${PSBENCH} ${ARGS}
 if(NOT code EQUAL EXPECT_CODE)
   message(FATAL_ERROR "expected exit code ${EXPECT_CODE}, got '${code}'\nstdout:\n${out}\nstderr:\n${err}")
 endif()
-string(REGEX MATCHALL "psbench: error:[^\n]*" lines "${err}")
+# Semicolons would split CMake list items: count error lines on a copy without them.
+string(REPLACE ";" "," err_without_semicolons "${err}")
+string(REGEX MATCHALL "psbench: error:[^\n]*" lines "${err_without_semicolons}")
 list(LENGTH lines count)
 if(NOT count EQUAL 1)
   message(FATAL_ERROR "expected one 'psbench: error:' line, got ${count}:\n${err}")
