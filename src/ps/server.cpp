@@ -85,7 +85,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     for (int c = 0; c < chunks; ++c) {
       const auto slot = static_cast<std::size_t>(c);
       const auto [offset, count] = chunk_span(c);
-      PSBENCH_MPI_CALL(MPI_Wait(&chunk_receives_[slot], MPI_STATUS_IGNORE));
+      wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
       const double apply_start = monotonic_seconds();
       const auto length = static_cast<std::size_t>(count);
       optimizer_.apply_slice(std::span<float>(weights_).subspan(offset, length),
@@ -95,7 +95,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
           MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
     }
     // The next update may modify any chunk: every send from the weights completes first.
-    PSBENCH_MPI_CALL(MPI_Waitall(chunks, chunk_sends_.data(), MPI_STATUSES_IGNORE));
+    wait_all(chunk_sends_);
     ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);

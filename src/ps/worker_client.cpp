@@ -4,6 +4,7 @@
 
 #include "common/check.hpp"
 #include "mpi/call.hpp"
+#include "ps/idle_wait.hpp"
 
 namespace psbench::ps {
 
@@ -63,9 +64,9 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
           MPI_Isend(gradients.data() + offset, count, MPI_FLOAT, server, kTagPushData, comm, &sends_[request]));
     }
   }
-  PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE));
+  wait_all(sends_);
   const double pushed = monotonic_seconds();
-  PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(receives_.size()), receives_.data(), MPI_STATUSES_IGNORE));
+  wait_all(receives_);
   timer.add(Phase::kPush, pushed - start);
   timer.add(Phase::kPull, monotonic_seconds() - pushed);
   for (std::size_t slot = 0; slot < versions_.size(); ++slot) versions_[slot] = pull_headers_[slot].version;
