@@ -1,25 +1,13 @@
 #include "cli/version.hpp"
 
-#include <hdf5.h>
-
-#include <oneapi/dnnl/dnnl.hpp>
-
-#include "mpi/environment.hpp"
+#include "train/library_versions.hpp"
 
 namespace psbench::cli {
 
 std::string version_text() {
-  unsigned major = 0;
-  unsigned minor = 0;
-  unsigned release = 0;
-  H5get_libversion(&major, &minor, &release);
-  const dnnl_version_t* dnnl = dnnl_version();
-  std::string text = "psbench " PSBENCH_VERSION "\n";
-  text += "MPI: " + mpi::Environment::library_version() + "\n";
-  text += "HDF5: " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(release) + "\n";
-  text += "oneDNN: " + std::to_string(dnnl->major) + "." + std::to_string(dnnl->minor) + "." +
-          std::to_string(dnnl->patch) + " (" + dnnl->hash + ")";
-  return text;
+  const nlohmann::json versions = train::library_versions();
+  return "psbench " + versions["psbench"].get<std::string>() + "\nMPI: " + versions["mpi"].get<std::string>() +
+         "\nHDF5: " + versions["hdf5"].get<std::string>() + "\noneDNN: " + versions["onednn"].get<std::string>();
 }
 
 }  // namespace psbench::cli

@@ -48,12 +48,7 @@ set_tests_properties(cli.data.load_sequential_np2 PROPERTIES TIMEOUT 60 LABELS "
 
 # data_cli_error(NAME LAUNCHER-VAR EXPECTED-REGEX ARG...): one error line, exit code 2, no hang.
 function(data_cli_error name launcher expected)
-  add_test(NAME cli.data.${name}
-    COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
-            "-DARGS=data;${ARGN}" -DEXPECT_CODE=2 "-DEXPECT_ERROR=${expected}"
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.cmake)
-  set_tests_properties(cli.data.${name} PROPERTIES TIMEOUT 120 LABELS cli PROCESSORS 2
-    FIXTURES_REQUIRED data_cli_fixtures ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+  psbench_cli_error(data data_cli_fixtures ${name} ${launcher} "${expected}" ${ARGN})
 endfunction()
 
 set(no_launcher "")

@@ -1,8 +1,5 @@
 # End-to-end checks of `psbench train`: a small run through mpiexec, and bad input that must end every rank
 # with one "psbench: error:" line and exit code 2, never a hang.
-if(NOT TARGET psbench_train)
-  return()
-endif()
 set(train_cli_dir ${CMAKE_CURRENT_BINARY_DIR}/train_cli)
 set(train_cli_data ${train_cli_dir}/fashion_600.h5)
 add_test(NAME cli.train.fixture_data
@@ -34,12 +31,7 @@ set_tests_properties(cli.train.local_without_mpirun PROPERTIES TIMEOUT 120 LABEL
 
 # train_cli_error(NAME LAUNCHER-VAR EXPECTED-REGEX ARG...): one error line, exit code 2.
 function(train_cli_error name launcher expected)
-  add_test(NAME cli.train.${name}
-    COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
-            "-DARGS=train;${ARGN}" -DEXPECT_CODE=2 "-DEXPECT_ERROR=${expected}"
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.cmake)
-  set_tests_properties(cli.train.${name} PROPERTIES TIMEOUT 120 LABELS cli PROCESSORS 2
-    FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+  psbench_cli_error(train train_cli_data ${name} ${launcher} "${expected}" ${ARGN})
 endfunction()
 
 set(no_launcher "")
