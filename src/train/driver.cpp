@@ -75,8 +75,8 @@ std::string start_line(const TrainOptions& options, const RunSetup& setup, doubl
                 "momentum %g, warm-up %d steps; %llu training samples; init %.2f s",
                 std::string(mode_name(options.mode)).c_str(), roles.c_str(), options.model_spec.c_str(),
                 setup.parameters, static_cast<double>(setup.parameters * sizeof(float)) / 1e6, options.batch,
-                options.epochs, static_cast<double>(options.learning_rate), static_cast<double>(options.momentum),
-                options.warmup_steps, static_cast<unsigned long long>(setup.facts.total_samples), init_seconds);
+                options.epochs, options.learning_rate, options.momentum, options.warmup_steps,
+                static_cast<unsigned long long>(setup.facts.total_samples), init_seconds);
   return text;
 }
 

@@ -13,7 +13,9 @@
 namespace psbench::train {
 namespace {
 
-ps::SgdConfig sgd_config(const TrainOptions& options) { return {options.learning_rate, options.momentum}; }
+ps::SgdConfig sgd_config(const TrainOptions& options) {
+  return {static_cast<float>(options.learning_rate), static_cast<float>(options.momentum)};
+}
 
 std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
                                                 std::size_t own_steps) {

@@ -25,10 +25,10 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (options.out_path.empty()) throw UserError("--out is required: the results JSON file to write");
   if (options.batch <= 0) throw UserError("--batch must be positive, got " + std::to_string(options.batch));
   if (options.epochs <= 0) throw UserError("--epochs must be positive, got " + std::to_string(options.epochs));
-  if (!(options.learning_rate > 0.0F) || !std::isfinite(options.learning_rate)) {
+  if (!(options.learning_rate > 0.0) || !std::isfinite(options.learning_rate)) {
     throw UserError("--lr must be a positive number, got " + std::to_string(options.learning_rate));
   }
-  if (!(options.momentum >= 0.0F && options.momentum < 1.0F)) {
+  if (!(options.momentum >= 0.0 && options.momentum < 1.0)) {
     throw UserError("--momentum must lie in [0, 1), got " + std::to_string(options.momentum));
   }
   if (options.warmup_steps < 0) {

@@ -18,8 +18,8 @@ struct TrainOptions {
   std::string model_spec;                        ///< --model: "mlp:512,256" or "cnn"
   int batch = 64;                                ///< --batch: samples per worker step
   int epochs = 3;                                ///< --epochs: passes over the training set
-  float learning_rate = 0.01F;                   ///< --lr: SGD step size
-  float momentum = 0.9F;                         ///< --momentum: heavy-ball momentum, 0 for plain SGD
+  double learning_rate = 0.01;                   ///< --lr: SGD step size (as given; applied in float32)
+  double momentum = 0.9;                         ///< --momentum: heavy-ball momentum, 0 for plain SGD
   int warmup_steps = 0;                          ///< --warmup-steps: each worker's first steps ramp the gradient up
   int servers = 1;                               ///< --servers: S server ranks in async mode
   Mode mode = Mode::kAsync;                      ///< --mode

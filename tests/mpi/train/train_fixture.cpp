@@ -62,8 +62,8 @@ TrainOptions small_run(Mode mode, const std::string& name) {
   options.model_spec = "mlp:32";
   options.batch = kBatch;
   options.epochs = kEpochs;
-  options.learning_rate = 0.01F;
-  options.momentum = 0.9F;
+  options.learning_rate = 0.01;
+  options.momentum = 0.9;
   options.mode = mode;
   options.seed = 11;
   options.out_path = scratch_dir() + "/" + name + ".json";

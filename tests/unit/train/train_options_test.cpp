@@ -60,9 +60,9 @@ TEST(TrainOptions, NonPositiveNumbersAreRejected) {
   options.epochs = -1;
   expect_error(options, 2, "--epochs must be positive");
   options = good_options();
-  options.learning_rate = 0.0F;
+  options.learning_rate = 0.0;
   expect_error(options, 2, "--lr must be a positive number");
-  options.learning_rate = -0.1F;
+  options.learning_rate = -0.1;
   expect_error(options, 2, "--lr must be a positive number");
   options = good_options();
   options.threads = 0;
@@ -71,7 +71,7 @@ TEST(TrainOptions, NonPositiveNumbersAreRejected) {
   options.warmup_steps = -1;
   expect_error(options, 2, "--warmup-steps must be 0 or more");
   options = good_options();
-  options.momentum = 1.0F;
+  options.momentum = 1.0;
   expect_error(options, 2, "--momentum must lie in [0, 1)");
 }
 
