@@ -2,14 +2,16 @@
 
 #include <cstdint>
 
+#include "common/splitmix64.hpp"
+
 namespace psbench::data {
 
 /// One step of SplitMix64: a well-mixed 64-bit value from state (which it advances).
 inline std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
+  SplitMix64 generator(state);
+  const std::uint64_t value = generator.next();
+  state = generator.state();
+  return value;
 }
 
 /// xoshiro256** (Blackman and Vigna): a small, fast generator seeded through SplitMix64, so any key gives

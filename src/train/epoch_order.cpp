@@ -7,24 +7,6 @@
 
 namespace psbench::train {
 
-std::uint64_t SplitMix64::next() {
-  state_ += 0x9E3779B97F4A7C15ULL;
-  std::uint64_t z = state_;
-  z = (z ^ (z >> 30U)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27U)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31U);
-}
-
-std::uint64_t SplitMix64::below(std::uint64_t bound) {
-  PSBENCH_CHECK(bound > 0) << "empty range";
-  // Rejects the few values of the top partial block so every residue is equally likely.
-  const std::uint64_t limit = -bound % bound;
-  for (;;) {
-    const std::uint64_t value = next();
-    if (value >= limit) return value % bound;
-  }
-}
-
 std::uint64_t shuffle_seed(std::uint64_t seed, std::uint32_t epoch, std::uint32_t worker) {
   SplitMix64 mixer(seed);
   std::uint64_t mixed = mixer.next();

@@ -5,22 +5,9 @@
 #include <span>
 #include <vector>
 
+#include "common/splitmix64.hpp"
+
 namespace psbench::train {
-
-/// splitmix64: a small, fast generator whose output is the same on every platform, so shuffles reproduce
-/// across compilers and standard libraries (std::shuffle's algorithm is not specified).
-class SplitMix64 {
- public:
-  /// Starts the sequence at state.
-  explicit SplitMix64(std::uint64_t state) : state_(state) {}
-  /// The next 64 random bits.
-  std::uint64_t next();
-  /// A uniform value in [0, bound) without modulo bias; bound must be positive.
-  std::uint64_t below(std::uint64_t bound);
-
- private:
-  std::uint64_t state_;
-};
 
 /// The generator seed of one worker's shuffle in one epoch, mixed from the run's seed, the epoch and the
 /// worker index, so every (seed, epoch, worker) gets an independent, reproducible order.
