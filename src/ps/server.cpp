@@ -4,8 +4,8 @@
 
 #include "common/check.hpp"
 #include "common/phase_timer.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "ps/idle_wait.hpp"
 #include "ps/protocol.hpp"
 
 namespace psbench::ps {
@@ -62,7 +62,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
   int workers_done = 0;
   while (workers_done < topology_.workers()) {
     const double wait_start = monotonic_seconds();
-    const MPI_Status probed = wait_for_message(comm, MPI_ANY_SOURCE, kTagPushHeader);
+    const MPI_Status probed = mpi::wait_for_message(comm, MPI_ANY_SOURCE, kTagPushHeader);
     const double arrived = monotonic_seconds();
     stats.idle_seconds += arrived - wait_start;
     const int source = probed.MPI_SOURCE;
@@ -85,7 +85,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     for (int c = 0; c < chunks; ++c) {
       const auto slot = static_cast<std::size_t>(c);
       const auto [offset, count] = chunk_span(c);
-      wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
+      mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
       const double apply_start = monotonic_seconds();
       const auto length = static_cast<std::size_t>(count);
       optimizer_.apply_slice(std::span<float>(weights_).subspan(offset, length),
@@ -95,7 +95,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
           MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
     }
     // The next update may modify any chunk: every send from the weights completes first.
-    wait_all(chunk_sends_);
+    mpi::wait_all(chunk_sends_);
     ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);

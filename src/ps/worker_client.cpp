@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "ps/idle_wait.hpp"
 
 namespace psbench::ps {
 
@@ -64,9 +64,9 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
           MPI_Isend(gradients.data() + offset, count, MPI_FLOAT, server, kTagPushData, comm, &sends_[request]));
     }
   }
-  wait_all(sends_);
+  mpi::wait_all(sends_);
   const double pushed = monotonic_seconds();
-  wait_all(receives_);
+  mpi::wait_all(receives_);
   timer.add(Phase::kPush, pushed - start);
   timer.add(Phase::kPull, monotonic_seconds() - pushed);
   for (std::size_t slot = 0; slot < versions_.size(); ++slot) versions_[slot] = pull_headers_[slot].version;

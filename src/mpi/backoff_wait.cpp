@@ -1,4 +1,4 @@
-#include "ps/idle_wait.hpp"
+#include "mpi/backoff_wait.hpp"
 
 #include <sched.h>
 #include <sys/prctl.h>
@@ -9,7 +9,7 @@
 
 #include "mpi/call.hpp"
 
-namespace psbench::ps {
+namespace psbench::mpi {
 namespace {
 
 constexpr int kSpinPolls = 64;
@@ -55,4 +55,4 @@ void wait_all(std::span<MPI_Request> requests) {
   });
 }
 
-}  // namespace psbench::ps
+}  // namespace psbench::mpi

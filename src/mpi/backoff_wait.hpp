@@ -4,7 +4,7 @@
 
 #include <span>
 
-namespace psbench::ps {
+namespace psbench::mpi {
 
 /// Calls poll() until it returns true without holding a core: a few tight calls, then calls separated by
 /// sched_yield, then by sleeps that double from 1 us to 50 us. A rank that shares a core (a server beside
@@ -28,4 +28,4 @@ void wait_with_backoff(Poll&& poll) {
   for (int attempt = 0; !poll(); ++attempt) detail::back_off(attempt);
 }
 
-}  // namespace psbench::ps
+}  // namespace psbench::mpi
