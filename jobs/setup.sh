@@ -6,7 +6,7 @@ set -euo pipefail
 preset="${1:-default}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake pkg-config python3
   libopenmpi-dev openmpi-bin
   libhdf5-openmpi-dev hdf5-tools
   libdnnl-dev ocl-icd-opencl-dev
