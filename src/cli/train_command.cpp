@@ -29,6 +29,13 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
+  const std::map<std::string, train::IntraNode> intra_node{{"shared-memory", train::IntraNode::kSharedMemory},
+                                                           {"messages", train::IntraNode::kMessages}};
+  command
+      ->add_option("--intra-node", options->intra_node,
+                   "how workers reach a server on their node: shared-memory (MPI-3 shared window) | messages")
+      ->transform(CLI::CheckedTransformer(intra_node))
+      ->default_str("shared-memory");
   const std::map<std::string, train::Mode> modes{
       {"async", train::Mode::kAsync}, {"sync", train::Mode::kSync}, {"local", train::Mode::kLocal}};
   command->add_option("--mode", options->mode, "async | sync | local")

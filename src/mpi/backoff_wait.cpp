@@ -4,7 +4,7 @@
 #include <sys/prctl.h>
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <thread>
 
 #include "mpi/call.hpp"
@@ -12,19 +12,46 @@
 namespace psbench::mpi {
 namespace {
 
+constexpr int kPollsPerClockCheck = 64;
 constexpr int kSpinPolls = 64;
 constexpr int kYieldPolls = 256;
 constexpr int kFirstSleepMicroseconds = 1;
 constexpr int kLongestSleepMicroseconds = 50;
 
+std::atomic<std::chrono::microseconds::rep> spin_budget_us{0};
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 }  // namespace
+
+void set_spin_budget(std::chrono::microseconds budget) { spin_budget_us.store(budget.count()); }
 
 namespace detail {
 
-void back_off(int attempt) {
+Backoff::Backoff()
+    : spin_until_(std::chrono::steady_clock::now() + std::chrono::microseconds(spin_budget_us.load())),
+      spinning_(spin_budget_us.load() > 0) {
   // Sleeps of a few microseconds need a small timer slack (Linux defaults to 50 us).
   static const bool slack_set = prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
   (void)slack_set;
+}
+
+void Backoff::pause() {
+  if (spinning_) {
+    cpu_relax();
+    if (++attempt_ % kPollsPerClockCheck == 0 && std::chrono::steady_clock::now() >= spin_until_) {
+      spinning_ = false;
+      attempt_ = 0;
+    }
+    return;
+  }
+  const int attempt = attempt_++;
   if (attempt < kSpinPolls) return;
   if (attempt < kSpinPolls + kYieldPolls) {
     sched_yield();

@@ -2,15 +2,21 @@
 
 #include <mpi.h>
 
+#include <chrono>
 #include <span>
 
 namespace psbench::mpi {
 
-/// Calls poll() until it returns true without holding a core: a few tight calls, then calls separated by
-/// sched_yield, then by sleeps that double from 1 us to 50 us. A rank that shares a core (a server beside
-/// workers on one machine, or oversubscribed ranks) thus leaves it to the rank that has work.
+/// Calls poll() until it returns true. A rank that has a core to itself first polls flat out for the
+/// spin budget (the reply to a push is usually microseconds away); after that, or at once on an
+/// oversubscribed node, it polls between sched_yield calls and then between sleeps that double from
+/// 1 us to 50 us, so a rank sharing a core leaves it to the rank that has work.
 template <typename Poll>
 void wait_with_backoff(Poll&& poll);
+
+/// Sets how long waits poll before they yield: zero (the default) for ranks that share cores, a few
+/// milliseconds for ranks with a core each. Environment sets it from the ranks and cores of the node.
+void set_spin_budget(std::chrono::microseconds budget);
 
 /// Blocks with backoff until a message matching (source, tag) can be received, and returns its status.
 MPI_Status wait_for_message(MPI_Comm comm, int source, int tag);
@@ -19,13 +25,26 @@ MPI_Status wait_for_message(MPI_Comm comm, int source, int tag);
 void wait_all(std::span<MPI_Request> requests);
 
 namespace detail {
-/// The backoff schedule: what to do after the attempt-th unsuccessful poll.
-void back_off(int attempt);
+/// The backoff schedule of one wait: what to do after each unsuccessful poll.
+class Backoff {
+ public:
+  /// Starts the wait's clock.
+  Backoff();
+  /// Pauses after an unsuccessful poll: a spin, a yield or a sleep, depending on how long the wait lasts.
+  void pause();
+
+ private:
+  std::chrono::steady_clock::time_point spin_until_;
+  bool spinning_;
+  int attempt_ = 0;
+};
 }  // namespace detail
 
 template <typename Poll>
 void wait_with_backoff(Poll&& poll) {
-  for (int attempt = 0; !poll(); ++attempt) detail::back_off(attempt);
+  if (poll()) return;
+  detail::Backoff backoff;
+  while (!poll()) backoff.pause();
 }
 
 }  // namespace psbench::mpi

@@ -44,6 +44,11 @@ class Communicator {
 
   /// Collective: splits into sub-communicators by color, ordered by key (MPI_Comm_split).
   [[nodiscard]] Communicator split(int color, int key) const;
+  /// Collective: splits into one communicator per shared-memory node, ordered by rank here
+  /// (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED).
+  [[nodiscard]] Communicator split_by_node() const;
+  /// The rank in this communicator of each rank of other (MPI_UNDEFINED where other's rank is not here).
+  [[nodiscard]] std::vector<int> ranks_of(const Communicator& other) const;
   /// Collective: waits for every rank.
   void barrier() const;
 

@@ -29,20 +29,22 @@ constexpr int kEvalBatch = 128;
 
 class Model::Impl {
  public:
-  Impl(NetworkPlan plan, int batch, std::uint64_t seed, int threads)
+  Impl(NetworkPlan plan, int batch, std::uint64_t seed, int threads, ModelStorage storage)
       : plan_(std::move(plan)),
         threads_(threads),
-        parameters_(plan_.parameter_count),
-        gradients_(plan_.parameter_count),
+        own_parameters_(storage.parameters.empty() ? plan_.parameter_count : 0),
+        own_gradients_(storage.gradients.empty() ? plan_.parameter_count : 0),
+        parameters_(storage.parameters.empty() ? own_parameters_.span() : storage.parameters),
+        gradients_(storage.gradients.empty() ? own_gradients_.span() : storage.gradients),
         engine_(dnnl::engine::kind::cpu, 0),
         stream_(engine_),
-        train_(engine_, plan_, batch, parameters_.span(), gradients_.span(), Pass::kTraining) {
-    initialise_parameters(plan_, seed, parameters_.span());
+        train_(engine_, plan_, batch, parameters_, gradients_, Pass::kTraining) {
+    initialise_parameters(plan_, seed, parameters_);
   }
 
   [[nodiscard]] const NetworkPlan& plan() const { return plan_; }
-  [[nodiscard]] std::span<float> parameters() const { return parameters_.span(); }
-  [[nodiscard]] std::span<float> gradients() const { return gradients_.span(); }
+  [[nodiscard]] std::span<float> parameters() const { return parameters_; }
+  [[nodiscard]] std::span<float> gradients() const { return gradients_; }
   [[nodiscard]] int batch() const { return train_.batch(); }
 
   float train_step(const float* images, const std::int32_t* labels) {
@@ -59,7 +61,7 @@ class Model::Impl {
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count) {
     omp_set_num_threads(threads_);
     if (!eval_) {
-      eval_.emplace(engine_, plan_, kEvalBatch, parameters_.span(), std::span<float>(), Pass::kInference);
+      eval_.emplace(engine_, plan_, kEvalBatch, parameters_, std::span<float>(), Pass::kInference);
       padded_images_.resize(static_cast<std::size_t>(kEvalBatch) * sample_values());
     }
     Evaluation result;
@@ -90,8 +92,10 @@ class Model::Impl {
 
   NetworkPlan plan_;
   int threads_;
-  AlignedBuffer parameters_;
-  AlignedBuffer gradients_;
+  AlignedBuffer own_parameters_;  // P values unless the storage was given, else empty
+  AlignedBuffer own_gradients_;
+  std::span<float> parameters_;
+  std::span<float> gradients_;
   dnnl::engine engine_;
   dnnl::stream stream_;
   Network train_;
@@ -99,14 +103,19 @@ class Model::Impl {
   std::vector<float> padded_images_;
 };
 
-Model::Model(const std::string& spec, InputShape input, int num_classes, int batch, std::uint64_t seed, int threads) {
+Model::Model(const std::string& spec, InputShape input, int num_classes, int batch, std::uint64_t seed, int threads,
+             ModelStorage storage) {
   NetworkPlan plan = plan_network(spec, input, num_classes);
+  for (const std::span<float> given : {storage.parameters, storage.gradients}) {
+    PSBENCH_CHECK(given.empty() || given.size() == plan.parameter_count)
+        << "storage of " << given.size() << " values for a model of " << plan.parameter_count;
+  }
   if (batch < 1) throw UserError("batch size " + std::to_string(batch) + " must be at least 1");
   if (threads < 1) throw UserError("--threads " + std::to_string(threads) + " must be at least 1");
   // oneDNN's OpenMP runtime picks kernels for the thread count in force when primitives are created.
   omp_set_num_threads(threads);
   try {
-    impl_ = std::make_unique<Impl>(std::move(plan), batch, seed, threads);
+    impl_ = std::make_unique<Impl>(std::move(plan), batch, seed, threads, storage);
   } catch (const dnnl::error& error) {
     throw_onednn_failure(error, "build model '" + spec + "'");
   }

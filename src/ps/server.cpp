@@ -37,71 +37,141 @@ void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int 
 }  // namespace
 
 Server::Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-               std::span<const float> initial_parameters, SgdConfig config)
+               std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link)
     : world_(world),
       topology_(topology),
-      weights_(initial_parameters.begin() + static_cast<std::ptrdiff_t>(layout.begin(topology.rank)),
-               initial_parameters.begin() +
-                   static_cast<std::ptrdiff_t>(layout.begin(topology.rank) + layout.size(topology.rank))),
       gradient_(layout.size(topology.rank)),
       chunk_receives_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
       chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
+      shard_begin_(layout.begin(topology.rank)),
       optimizer_(layout.size(topology.rank), config) {
   PSBENCH_CHECK(topology.is_server()) << "rank " << topology.rank << " is not a server";
   PSBENCH_CHECK(initial_parameters.size() == layout.parameters()) << "initial parameters do not match the layout";
+  if (link != nullptr) {
+    local_ = link->local_workers();
+    weights_ = link->weights();
+  }
+  if (weights_.empty()) {
+    own_weights_.resize(layout.size(topology.rank));
+    weights_ = own_weights_;
+  }
+  PSBENCH_CHECK(weights_.size() == layout.size(topology.rank)) << "shared shard of " << weights_.size() << " values";
+  const auto first = initial_parameters.begin() + static_cast<std::ptrdiff_t>(layout.begin(topology.rank));
+  std::copy(first, first + static_cast<std::ptrdiff_t>(weights_.size()), weights_.begin());
+  served_.assign(local_.size(), 0);
+  unpulled_.reserve(1);
 }
 
 ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_epoch) {
   ServerStats stats;
   std::vector<EpochTally> tallies;
   PushHeader header;
-  PullHeader reply;
-  const MPI_Comm comm = world_.native();
-  const int chunks = static_cast<int>(chunk_receives_.size());
   const double serve_start = monotonic_seconds();
   int workers_done = 0;
   while (workers_done < topology_.workers()) {
     const double wait_start = monotonic_seconds();
-    const MPI_Status probed = mpi::wait_for_message(comm, MPI_ANY_SOURCE, kTagPushHeader);
+    const Arrival arrival = wait_for_push();
     const double arrived = monotonic_seconds();
     stats.idle_seconds += arrived - wait_start;
-    const int source = probed.MPI_SOURCE;
-    PSBENCH_MPI_CALL(MPI_Recv(&header, sizeof header, MPI_BYTE, source, kTagPushHeader, comm, MPI_STATUS_IGNORE));
+    if (arrival.local == kRemote) {
+      PSBENCH_MPI_CALL(MPI_Recv(&header, sizeof header, MPI_BYTE, arrival.source, kTagPushHeader, world_.native(),
+                                MPI_STATUS_IGNORE));
+    } else {
+      header = local_[arrival.local].mailbox->header;
+      served_[arrival.local] = arrival.sequence;
+    }
     if (header.kind == PushKind::kDone) {
       ++workers_done;
       continue;
     }
     PSBENCH_CHECK(header.version <= version_)
-        << "worker " << source << " used version " << header.version << " but this shard is at " << version_;
-    for (int c = 0; c < chunks; ++c) {
-      const auto [offset, count] = chunk_span(c);
-      PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, count, MPI_FLOAT, source, kTagPushData, comm,
-                                 &chunk_receives_[static_cast<std::size_t>(c)]));
-    }
+        << "worker " << arrival.source << " used version " << header.version << " but this shard is at " << version_;
     stats.staleness.record(version_ - header.version);
     ++version_;
-    reply.version = version_;
-    PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
-    for (int c = 0; c < chunks; ++c) {
-      const auto slot = static_cast<std::size_t>(c);
-      const auto [offset, count] = chunk_span(c);
-      mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
-      const double apply_start = monotonic_seconds();
-      const auto length = static_cast<std::size_t>(count);
-      optimizer_.apply_slice(std::span<float>(weights_).subspan(offset, length),
-                             std::span<const float>(gradient_).subspan(offset, length), offset);
-      stats.apply_seconds += monotonic_seconds() - apply_start;
-      PSBENCH_MPI_CALL(
-          MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
+    wait_for_pulls();
+    if (arrival.local == kRemote) {
+      serve_by_messages(arrival.source, stats);
+    } else {
+      serve_in_shared_memory(arrival.local, arrival.sequence, stats);
     }
-    // The next update may modify any chunk: every send from the weights completes first.
-    mpi::wait_all(chunk_sends_);
     ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);
   }
+  wait_for_pulls();
   stats.serve_seconds = monotonic_seconds() - serve_start;
   return stats;
+}
+
+Server::Arrival Server::wait_for_push() {
+  Arrival arrival;
+  mpi::wait_with_backoff([&] {
+    for (std::size_t i = 0; i < local_.size(); ++i) {
+      const std::size_t w = (next_local_ + i) % local_.size();
+      const std::uint64_t sequence = local_[w].mailbox->pushed.load(std::memory_order_acquire);
+      if (sequence != served_[w]) {
+        next_local_ = w + 1;
+        arrival = {local_[w].world_rank, w, sequence};
+        return true;
+      }
+    }
+    int found = 0;
+    MPI_Status status{};
+    PSBENCH_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, kTagPushHeader, world_.native(), &found, &status));
+    if (found != 0) arrival = {status.MPI_SOURCE, kRemote, 0};
+    return found != 0;
+  });
+  return arrival;
+}
+
+void Server::serve_by_messages(int source, ServerStats& stats) {
+  const MPI_Comm comm = world_.native();
+  const int chunks = static_cast<int>(chunk_receives_.size());
+  for (int c = 0; c < chunks; ++c) {
+    const auto [offset, count] = chunk_span(c);
+    PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, count, MPI_FLOAT, source, kTagPushData, comm,
+                               &chunk_receives_[static_cast<std::size_t>(c)]));
+  }
+  const PullHeader reply{version_};
+  PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
+  for (int c = 0; c < chunks; ++c) {
+    const auto slot = static_cast<std::size_t>(c);
+    const auto [offset, count] = chunk_span(c);
+    mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
+    const double apply_start = monotonic_seconds();
+    const auto length = static_cast<std::size_t>(count);
+    optimizer_.apply_slice(weights_.subspan(offset, length), std::span<const float>(gradient_).subspan(offset, length),
+                           offset);
+    stats.apply_seconds += monotonic_seconds() - apply_start;
+    PSBENCH_MPI_CALL(
+        MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
+  }
+  // The next update may modify any chunk: every send from the weights completes first.
+  mpi::wait_all(chunk_sends_);
+}
+
+void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats) {
+  Mailbox& mailbox = *local_[local].mailbox;
+  const std::span<const float> gradients(local_[local].gradients + shard_begin_, weights_.size());
+  mailbox.version = version_;
+  const std::uint64_t published = mailbox.chunks_ready.load(std::memory_order_relaxed);  // written only here
+  const double apply_start = monotonic_seconds();
+  for (int c = 0; c < static_cast<int>(chunk_receives_.size()); ++c) {
+    const auto [offset, count] = chunk_span(c);
+    const auto length = static_cast<std::size_t>(count);
+    optimizer_.apply_slice(weights_.subspan(offset, length), gradients.subspan(offset, length), offset);
+    mailbox.chunks_ready.store(published + static_cast<std::uint64_t>(c) + 1, std::memory_order_release);
+  }
+  stats.apply_seconds += monotonic_seconds() - apply_start;
+  unpulled_.emplace_back(local, sequence);
+}
+
+void Server::wait_for_pulls() {
+  for (const auto& [local, sequence] : unpulled_) {
+    const Mailbox& mailbox = *local_[local].mailbox;
+    mpi::wait_with_backoff([&] { return mailbox.pulled.load(std::memory_order_acquire) >= sequence; });
+  }
+  unpulled_.clear();
 }
 
 std::pair<std::size_t, int> Server::chunk_span(int chunk) const {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mpi/communicator.hpp"
+#include "ps/node_link.hpp"
 #include "ps/sgd.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/staleness.hpp"
@@ -34,29 +35,55 @@ struct EpochProgress {
   double idle_seconds = 0.0;     ///< this server's idle time since serve() began, at that moment
 };
 
-/// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard. The
-/// exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while later chunks of
-/// the gradient are still arriving.
+/// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard. A
+/// remote worker's exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while
+/// later chunks of the gradient are still arriving. A worker on this node (through link) is served in
+/// shared memory: the update reads its gradient in place and publishes each fresh chunk for the worker to
+/// copy. No update starts before every earlier reply has been fully received or copied.
 class Server {
  public:
-  /// Takes shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks).
+  /// Takes shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks);
+  /// link, when given, names the workers served in shared memory.
   Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-         std::span<const float> initial_parameters, SgdConfig config);
+         std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr);
   /// Serves until every worker has sent done; calls on_epoch (if set) when all workers finish an epoch.
   ServerStats serve(const std::function<void(const EpochProgress&)>& on_epoch = {});
   /// This server's shard of the parameters.
   [[nodiscard]] std::span<const float> shard() const { return weights_; }
 
  private:
+  /// A push found by wait_for_push: its sender, and its index in local_ when it came through a mailbox.
+  struct Arrival {
+    int source = 0;
+    std::size_t local = kRemote;
+    std::uint64_t sequence = 0;
+  };
+  static constexpr std::size_t kRemote = static_cast<std::size_t>(-1);
+
+  /// Waits with backoff for the next push, from a local worker's mailbox or a remote worker's message.
+  Arrival wait_for_push();
+  /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
+  void serve_by_messages(int source, ServerStats& stats);
+  /// Applies a local worker's gradient chunk by chunk, publishing each fresh chunk in its mailbox.
+  void serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats);
+  /// Waits until every local worker served so far has copied its reply out (the weights may change then).
+  void wait_for_pulls();
   /// Offset and length of chunk c of this shard.
   [[nodiscard]] std::pair<std::size_t, int> chunk_span(int chunk) const;
 
   const mpi::Communicator& world_;
   Topology topology_;
-  std::vector<float> weights_;
+  std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
+  std::span<float> weights_;
   std::vector<float> gradient_;
   std::vector<MPI_Request> chunk_receives_;
   std::vector<MPI_Request> chunk_sends_;
+  std::size_t shard_begin_;
+  std::vector<LocalWorker> local_;
+  std::vector<std::uint64_t> served_;  // per local worker, the sequence number last answered
+  // (local worker, sequence number) of replies that may still be being copied out
+  std::vector<std::pair<std::size_t, std::uint64_t>> unpulled_;
+  std::size_t next_local_ = 0;  // where the next mailbox scan starts (round robin)
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
 };

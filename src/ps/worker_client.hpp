@@ -6,6 +6,7 @@
 
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
+#include "ps/node_link.hpp"
 #include "ps/protocol.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
@@ -13,14 +14,19 @@
 namespace psbench::ps {
 
 /// Worker side of the protocol: pushes every gradient shard to its server and pulls the fresh shard
-/// straight into the parameter vector (no copies: MPI reads and writes the model's own buffers).
+/// straight into the parameter vector (no copies: MPI reads and writes the model's own buffers). A server
+/// on this worker's node (through link) is reached by mailbox instead: it reads the gradient where the
+/// model left it in the shared window, and this worker copies each fresh chunk of the server's shard into
+/// its parameters as soon as it is published.
 class WorkerClient {
  public:
   /// Prepares headers and requests for every server; allocates nothing later.
-  WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout);
+  WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
+               const NodeLink* link = nullptr);
   /// One step's exchange: sends gradients' shards tagged with the versions last pulled, then receives the
   /// fresh shards into parameters; adds the send time to Phase::kPush and the rest to Phase::kPull.
-  /// gradients must stay untouched until this returns (it does, the call blocks).
+  /// gradients must stay untouched until this returns (it does, the call blocks). With a link,
+  /// parameters must be the link's; gradients elsewhere are first copied into the link's.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
   /// Tells every server this worker has finished; call once, after the last push_pull.
@@ -37,6 +43,16 @@ class WorkerClient {
   std::vector<PullHeader> pull_headers_;
   std::vector<MPI_Request> sends_;
   std::vector<MPI_Request> receives_;
+  /// Copies the chunks server k has published since the last call; true once its whole reply is in.
+  bool copy_published_chunks(int shard, std::span<float> parameters);
+
+  std::vector<Mailbox*> mailboxes_;           // per server: its mailbox on this node, or nullptr
+  std::vector<const float*> server_weights_;  // per server: its shard on this node, or nullptr
+  std::vector<std::uint64_t> chunks_copied_;  // per server: chunks copied out of its replies so far
+  std::span<float> shared_parameters_;
+  std::span<float> shared_gradients_;
+  std::uint64_t sequence_ = 0;  // pushes (gradients and done) announced through mailboxes so far
+  std::uint64_t replies_ = 0;   // gradient pushes so far: each is answered with a whole shard
 };
 
 }  // namespace psbench::ps

@@ -6,8 +6,9 @@ namespace {
 
 class AsyncExchange final : public GradientExchange {
  public:
-  AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout)
-      : client_(world, topology, layout) {}
+  AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
+                const ps::NodeLink* link)
+      : client_(world, topology, layout, link) {}
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
@@ -29,8 +30,8 @@ class AsyncExchange final : public GradientExchange {
 }  // namespace
 
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout) {
-  return std::make_unique<AsyncExchange>(world, topology, layout);
+                                                      const ps::ShardLayout& layout, const ps::NodeLink* link) {
+  return std::make_unique<AsyncExchange>(world, topology, layout, link);
 }
 
 }  // namespace psbench::train

@@ -7,6 +7,7 @@
 
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
+#include "ps/node_link.hpp"
 #include "ps/sgd.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
@@ -42,9 +43,10 @@ class GradientExchange {
 /// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
 std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
 
-/// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters.
+/// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
+/// by mailbox to the servers that link puts on this node (when given), by messages to the others.
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout);
+                                                      const ps::ShardLayout& layout, const ps::NodeLink* link);
 
 /// Synchronous data-parallel exchange over the workers' communicator: MPI_Allreduce (sum) of the gradients
 /// into a reduced buffer, scaled by 1/W, then SGD on every worker. own_steps is this worker's steps per

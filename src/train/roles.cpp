@@ -22,7 +22,7 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
   switch (context.options.mode) {
     case Mode::kAsync:
       return make_async_exchange(context.world, setup.topology,
-                                 ps::ShardLayout(setup.parameters, setup.topology.servers));
+                                 ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get());
     case Mode::kSync:
       return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps);
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
@@ -56,7 +56,8 @@ EpochRecord sync_epoch_record(const RunSetup& setup, const EpochTally& tally) {
 
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
-  ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options));
+  ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options),
+                    setup.link.get());
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   const double serve_start = monotonic_seconds();
   double epoch_start = serve_start;

@@ -82,9 +82,16 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
   mpi::run_collectively(world, [&] {
     check_against_data(options, setup);
     setup.parameters = nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
+  });
+  if (options.mode == Mode::kAsync && options.intra_node == IntraNode::kSharedMemory) {
+    setup.link = std::make_unique<ps::NodeLink>(world, setup.topology, setup.parameters);
+  }
+  mpi::run_collectively(world, [&] {
     if (!server) {
+      const nn::ModelStorage storage =
+          setup.link ? nn::ModelStorage{setup.link->parameters(), setup.link->gradients()} : nn::ModelStorage{};
       setup.model = std::make_unique<nn::Model>(options.model_spec, setup.facts.input, setup.facts.num_classes,
-                                                options.batch, options.seed, options.threads);
+                                                options.batch, options.seed, options.threads, storage);
     }
     if (options.mode == Mode::kLocal) setup.test = data::load_split(options.data_path, "test");
   });

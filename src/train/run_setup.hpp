@@ -9,6 +9,7 @@
 #include "data/loader.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
+#include "ps/node_link.hpp"
 #include "ps/topology.hpp"
 #include "train/trace_recorder.hpp"
 #include "train/train_options.hpp"
@@ -29,7 +30,9 @@ struct RunSetup {
   std::optional<data::LoadResult> loaded;  ///< this worker's partition and its load timing
   DataFacts facts;                         ///< shape, classes and size of the training split
   std::size_t parameters = 0;              ///< P
-  std::unique_ptr<nn::Model> model;        ///< workers' model, holding the initial parameters
+  std::unique_ptr<ps::NodeLink> link;      ///< async with --intra-node shared-memory: the node's window
+  std::unique_ptr<nn::Model> model;        ///< workers' model, holding the initial parameters (in link's window
+                                           ///< when a server shares the node; declared after link, freed first)
   std::vector<float> initial_parameters;   ///< servers' copy of the initial parameters
   std::optional<data::Samples> test;       ///< the test split (local mode, evaluated every epoch)
 };

@@ -15,6 +15,8 @@ std::string_view mode_name(Mode mode) {
   return "unknown";
 }
 
+std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
+
 std::string_view io_name(data::IoMode io) { return io == data::IoMode::kParallel ? "parallel" : "sequential"; }
 
 std::string_view read_name(data::ReadMode read) { return read == data::ReadMode::kPartition ? "partition" : "whole"; }
@@ -68,6 +70,7 @@ nlohmann::json options_to_json(const TrainOptions& options) {
           {"momentum", options.momentum},
           {"warmup_steps", options.warmup_steps},
           {"servers", options.servers},
+          {"intra_node", intra_node_name(options.intra_node)},
           {"mode", mode_name(options.mode)},
           {"io", io_name(options.io)},
           {"read", read_name(options.read)},

@@ -12,29 +12,36 @@ namespace psbench::train {
 /// How ranks cooperate: parameter servers (async), allreduce (sync), or one process alone (local).
 enum class Mode { kAsync, kSync, kLocal };
 
+/// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, or by messages
+/// as it reaches servers on other nodes.
+enum class IntraNode { kSharedMemory, kMessages };
+
 /// Every flag of `psbench train`, with its default.
 struct TrainOptions {
-  std::string data_path;                         ///< --data: HDF5 file in DESIGN.md's layout
-  std::string model_spec;                        ///< --model: "mlp:512,256" or "cnn"
-  int batch = 64;                                ///< --batch: samples per worker step
-  int epochs = 3;                                ///< --epochs: passes over the training set
-  double learning_rate = 0.01;                   ///< --lr: SGD step size (as given; applied in float32)
-  double momentum = 0.9;                         ///< --momentum: heavy-ball momentum, 0 for plain SGD
-  int warmup_steps = 0;                          ///< --warmup-steps: each worker's first steps ramp the gradient up
-  int servers = 1;                               ///< --servers: S server ranks in async mode
-  Mode mode = Mode::kAsync;                      ///< --mode
-  data::IoMode io = data::IoMode::kSequential;   ///< --io
-  data::ReadMode read = data::ReadMode::kWhole;  ///< --read
-  bool cold_cache = false;                       ///< --cold-cache
-  int threads = 1;                               ///< --threads: oneDNN threads per rank
-  std::uint64_t seed = 1;                        ///< --seed: initial weights and shuffling
-  std::string out_path;                          ///< --out: results JSON file
-  std::string trace_path;                        ///< --trace: Chrome trace JSON file, empty for none
-  bool quiet = false;                            ///< --quiet: print only errors
+  std::string data_path;                            ///< --data: HDF5 file in DESIGN.md's layout
+  std::string model_spec;                           ///< --model: "mlp:512,256" or "cnn"
+  int batch = 64;                                   ///< --batch: samples per worker step
+  int epochs = 3;                                   ///< --epochs: passes over the training set
+  double learning_rate = 0.01;                      ///< --lr: SGD step size (as given; applied in float32)
+  double momentum = 0.9;                            ///< --momentum: heavy-ball momentum, 0 for plain SGD
+  int warmup_steps = 0;                             ///< --warmup-steps: each worker's first steps ramp the gradient up
+  int servers = 1;                                  ///< --servers: S server ranks in async mode
+  IntraNode intra_node = IntraNode::kSharedMemory;  ///< --intra-node: path to servers on the same node
+  Mode mode = Mode::kAsync;                         ///< --mode
+  data::IoMode io = data::IoMode::kSequential;      ///< --io
+  data::ReadMode read = data::ReadMode::kWhole;     ///< --read
+  bool cold_cache = false;                          ///< --cold-cache
+  int threads = 1;                                  ///< --threads: oneDNN threads per rank
+  std::uint64_t seed = 1;                           ///< --seed: initial weights and shuffling
+  std::string out_path;                             ///< --out: results JSON file
+  std::string trace_path;                           ///< --trace: Chrome trace JSON file, empty for none
+  bool quiet = false;                               ///< --quiet: print only errors
 };
 
 /// The flag spelling of a mode ("async", "sync", "local").
 std::string_view mode_name(Mode mode);
+/// The flag spelling of an intra-node path ("shared-memory", "messages").
+std::string_view intra_node_name(IntraNode path);
 /// The flag spelling of an I/O mode ("sequential", "parallel").
 std::string_view io_name(data::IoMode io);
 /// The flag spelling of a read mode ("whole", "partition").

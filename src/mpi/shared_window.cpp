@@ -1,0 +1,39 @@
+#include "mpi/shared_window.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <exception>
+
+namespace psbench::mpi {
+
+SharedWindow::SharedWindow(const Communicator& node, std::size_t bytes) {
+  MPI_Info info = MPI_INFO_NULL;
+  PSBENCH_MPI_CALL(MPI_Info_create(&info));
+  // Each segment on its owner's pages (first touch near its core) rather than one contiguous block.
+  PSBENCH_MPI_CALL(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+  void* base = nullptr;
+  const std::size_t padded = bytes == 0 ? 0 : bytes + kAlignment;  // room to start on a page boundary
+  const int status = MPI_Win_allocate_shared(static_cast<MPI_Aint>(padded), 1, info, node.native(), &base, &window_);
+  MPI_Info_free(&info);
+  PSBENCH_MPI_CALL(status);
+  MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
+}
+
+SharedWindow::~SharedWindow() {
+  if (window_ == MPI_WIN_NULL || std::uncaught_exceptions() > 0) return;
+  if (MPI_Win_free(&window_) != MPI_SUCCESS) std::fprintf(stderr, "psbench: warning: MPI_Win_free failed\n");
+}
+
+std::span<std::byte> SharedWindow::segment(int node_rank) const {
+  MPI_Aint bytes = 0;
+  int unit = 0;
+  void* base = nullptr;
+  PSBENCH_MPI_CALL(MPI_Win_shared_query(window_, node_rank, &bytes, &unit, &base));
+  if (bytes == 0) return {};
+  // The mapping is page-aligned in every process, so each process finds the same offset here.
+  const auto address = reinterpret_cast<std::uintptr_t>(base);
+  const std::size_t skip = (kAlignment - address % kAlignment) % kAlignment;
+  return {static_cast<std::byte*>(base) + skip, static_cast<std::size_t>(bytes) - kAlignment};
+}
+
+}  // namespace psbench::mpi

@@ -1,0 +1,87 @@
+#include "ps/node_link.hpp"
+
+#include <algorithm>
+#include <new>
+
+#include "common/check.hpp"
+
+namespace psbench::ps {
+namespace {
+
+constexpr std::size_t kPage = 4096;
+
+constexpr std::size_t round_up(std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
+
+// Where a worker's segment keeps its parts: S mailboxes, then parameters and gradients on page boundaries.
+struct WorkerSegment {
+  std::size_t parameters_at = 0;
+  std::size_t gradients_at = 0;
+  std::size_t bytes = 0;
+
+  WorkerSegment(int servers, std::size_t parameters)
+      : parameters_at(round_up(static_cast<std::size_t>(servers) * sizeof(Mailbox))),
+        gradients_at(parameters_at + round_up(parameters * sizeof(float))),
+        bytes(gradients_at + round_up(parameters * sizeof(float))) {}
+};
+
+}  // namespace
+
+NodeLink::NodeLink(const mpi::Communicator& world, const Topology& topology, std::size_t parameters)
+    : node_(world.split_by_node()) {
+  static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "mailboxes need address-free atomics");
+  const std::vector<int> world_ranks = world.ranks_of(node_);
+  const auto is_server = [&](int rank) { return rank < topology.servers; };
+  const bool servers_here = std::any_of(world_ranks.begin(), world_ranks.end(), is_server);
+  const bool workers_here = !std::all_of(world_ranks.begin(), world_ranks.end(), is_server);
+  const ShardLayout layout(parameters, topology.servers);
+  const WorkerSegment worker_segment(topology.servers, parameters);
+  std::size_t bytes = 0;
+  if (topology.is_server() && workers_here) bytes = round_up(layout.size(topology.rank) * sizeof(float));
+  if (!topology.is_server() && servers_here) bytes = worker_segment.bytes;
+  window_.emplace(node_, bytes);
+
+  const std::span<std::byte> own = window_->segment(node_.rank());
+  PSBENCH_CHECK(own.size() >= bytes) << "shared segment of " << own.size() << " bytes, asked for " << bytes;
+  if (bytes > 0 && topology.is_server()) {
+    weights_ = {new (own.data()) float[layout.size(topology.rank)](), layout.size(topology.rank)};
+  } else if (bytes > 0) {
+    for (int k = 0; k < topology.servers; ++k) {
+      new (own.data() + static_cast<std::size_t>(k) * sizeof(Mailbox)) Mailbox();
+    }
+    parameters_ = {new (own.data() + worker_segment.parameters_at) float[parameters](), parameters};
+    gradients_ = {new (own.data() + worker_segment.gradients_at) float[parameters](), parameters};
+  }
+  node_.barrier();  // every mailbox and shard is constructed before another rank looks at it
+
+  for (int r = 0; r < node_.size(); ++r) {
+    const int rank = world_ranks[static_cast<std::size_t>(r)];
+    if (r == node_.rank() || is_server(rank) == topology.is_server()) continue;
+    const std::span<std::byte> segment = window_->segment(r);
+    if (topology.is_server()) {
+      PSBENCH_CHECK(segment.size() >= worker_segment.bytes) << "worker " << rank << " shares no segment";
+      LocalWorker worker;
+      worker.world_rank = rank;
+      worker.mailbox = std::launder(reinterpret_cast<Mailbox*>(segment.data()) + topology.rank);
+      worker.gradients = std::launder(reinterpret_cast<const float*>(segment.data() + worker_segment.gradients_at));
+      local_workers_.push_back(worker);
+    } else {
+      if (mailboxes_.empty()) {
+        mailboxes_.assign(static_cast<std::size_t>(topology.servers), nullptr);
+        server_weights_.assign(static_cast<std::size_t>(topology.servers), nullptr);
+      }
+      const auto slot = static_cast<std::size_t>(rank);  // server rank k owns shard k
+      mailboxes_[slot] = std::launder(reinterpret_cast<Mailbox*>(own.data()) + rank);
+      server_weights_[slot] = std::launder(reinterpret_cast<const float*>(segment.data()));
+    }
+  }
+}
+
+Mailbox* NodeLink::mailbox(int shard) const {
+  return mailboxes_.empty() ? nullptr : mailboxes_[static_cast<std::size_t>(shard)];
+}
+
+const float* NodeLink::server_weights(int shard) const {
+  return server_weights_.empty() ? nullptr : server_weights_[static_cast<std::size_t>(shard)];
+}
+
+}  // namespace psbench::ps
