@@ -61,7 +61,7 @@ void BM_PushPull(benchmark::State& state) {
   const auto topology = psbench::ps::Topology::async(world().size(), world().rank(), 1);
   const psbench::ps::ShardLayout layout(parameters, 1);
   std::unique_ptr<psbench::ps::NodeLink> link;
-  if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), topology, parameters);
+  if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
   std::vector<float> own_weights(shared ? 0 : parameters, 0.0F);
   std::vector<float> own_gradients(shared ? 0 : parameters, 1e-6F);
@@ -169,7 +169,8 @@ void serve_commands() {
     const psbench::ps::ShardLayout layout(parameters, 1);
     const std::vector<float> initial(parameters, 0.0F);
     std::unique_ptr<psbench::ps::NodeLink> link;
-    if (message[2] != 0) link = std::make_unique<psbench::ps::NodeLink>(world(), topology, parameters);
+    if (message[2] != 0)
+      link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
     psbench::ps::Server server(world(), topology, layout, initial, kSgd, link.get());
     (void)server.serve();
   }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "cli/choice.hpp"
 #include "mpi/communicator.hpp"
 #include "train/driver.hpp"
 #include "train/train_options.hpp"
@@ -34,17 +35,15 @@ void add_train_command(CLI::App& app) {
   command
       ->add_option("--intra-node", options->intra_node,
                    "how workers reach a server on their node: shared-memory (MPI-3 shared window) | messages")
-      ->transform(CLI::CheckedTransformer(intra_node))
+      ->transform(choice(intra_node))
       ->default_str("shared-memory");
   const std::map<std::string, train::Mode> modes{
       {"async", train::Mode::kAsync}, {"sync", train::Mode::kSync}, {"local", train::Mode::kLocal}};
-  command->add_option("--mode", options->mode, "async | sync | local")
-      ->transform(CLI::CheckedTransformer(modes))
-      ->default_str("async");
+  command->add_option("--mode", options->mode, "async | sync | local")->transform(choice(modes))->default_str("async");
   const std::map<std::string, data::IoMode> io_modes{{"sequential", data::IoMode::kSequential},
                                                      {"parallel", data::IoMode::kParallel}};
   command->add_option("--io", options->io, "sequential (workers read one after another) | parallel (MPI-IO)")
-      ->transform(CLI::CheckedTransformer(io_modes))
+      ->transform(choice(io_modes))
       ->default_str("sequential");
   const std::map<std::string, data::ReadMode> read_modes{{"whole", data::ReadMode::kWhole},
                                                          {"partition", data::ReadMode::kPartition}};
@@ -52,7 +51,7 @@ void add_train_command(CLI::App& app) {
                           ->add_option("--read", options->read,
                                        "whole (each worker reads all, keeps its part) | partition "
                                        "(default: whole with --io sequential, partition with --io parallel)")
-                          ->transform(CLI::CheckedTransformer(read_modes));
+                          ->transform(choice(read_modes));
   command->add_flag("--cold-cache", options->cold_cache, "drop the file's cached pages before each worker reads");
   command->add_option("--threads", options->threads, "oneDNN threads per rank")->capture_default_str();
   command->add_option("--seed", options->seed, "seed of the initial weights and the shuffles")->capture_default_str();

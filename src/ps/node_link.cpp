@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <new>
+#include <utility>
 
 #include "common/check.hpp"
 
@@ -26,8 +27,9 @@ struct WorkerSegment {
 
 }  // namespace
 
-NodeLink::NodeLink(const mpi::Communicator& world, const Topology& topology, std::size_t parameters)
-    : node_(world.split_by_node()) {
+NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const Topology& topology,
+                   std::size_t parameters)
+    : node_(std::move(node)) {
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "mailboxes need address-free atomics");
   const std::vector<int> world_ranks = world.ranks_of(node_);
   const auto is_server = [&](int rank) { return rank < topology.servers; };

@@ -43,8 +43,9 @@ struct LocalWorker {
 /// worker while the server updates the next chunk. Workers and servers on different nodes use messages.
 class NodeLink {
  public:
-  /// Collective over world (async roles): finds the ranks of this node and allocates the window.
-  NodeLink(const mpi::Communicator& world, const Topology& topology, std::size_t parameters);
+  /// Collective over world (async roles): allocates the window over node, the ranks of world that share
+  /// this rank's memory (world.split_by_node(), or any split of it, which tests use to mimic nodes).
+  NodeLink(const mpi::Communicator& world, mpi::Communicator node, const Topology& topology, std::size_t parameters);
 
   /// Worker: its mailbox for server k, or nullptr when server k is on another node.
   [[nodiscard]] Mailbox* mailbox(int shard) const;

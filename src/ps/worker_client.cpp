@@ -90,14 +90,18 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
           MPI_Isend(gradients.data() + offset, count, MPI_FLOAT, server, kTagPushData, comm, &sends_[request]));
     }
   }
-  mpi::wait_all(sends_);
-  const double pushed = monotonic_seconds();
+  // One loop for everything: a local server may be waiting for this worker to copy its last reply out
+  // before it serves anyone, including the remote server this worker's sends are waiting for.
+  double pushed = 0.0;
   mpi::wait_with_backoff([&] {
     bool copied = true;
     for (int k = 0; k < topology_.servers; ++k) copied = copy_published_chunks(k, parameters) && copied;
-    int done = 0;
-    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(receives_.size()), receives_.data(), &done, MPI_STATUSES_IGNORE));
-    return copied && done != 0;
+    int sent = 0;
+    int received = 0;
+    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(sends_.size()), sends_.data(), &sent, MPI_STATUSES_IGNORE));
+    if (sent != 0 && pushed == 0.0) pushed = monotonic_seconds();
+    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(receives_.size()), receives_.data(), &received, MPI_STATUSES_IGNORE));
+    return copied && sent != 0 && received != 0;
   });
   timer.add(Phase::kPush, pushed - start);
   timer.add(Phase::kPull, monotonic_seconds() - pushed);

@@ -84,7 +84,7 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
     setup.parameters = nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
   });
   if (options.mode == Mode::kAsync && options.intra_node == IntraNode::kSharedMemory) {
-    setup.link = std::make_unique<ps::NodeLink>(world, setup.topology, setup.parameters);
+    setup.link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), setup.topology, setup.parameters);
   }
   mpi::run_collectively(world, [&] {
     if (!server) {

@@ -1,10 +1,15 @@
 // The parameter-server protocol with synthetic gradients: every worker pushes a gradient of all ones, so a
-// shard at version v must hold exactly initial - rate * v, whatever order the pushes arrive in.
+// shard at version v must hold exactly initial - rate * v, whatever order the pushes arrive in. Each case
+// runs over messages only, over one shared-memory node, and over two mimicked nodes (ranks split by
+// parity), where every server serves some workers in shared memory and others by messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
 #include <numeric>
 #include <vector>
 
+#include "ps/node_link.hpp"
 #include "ps/server.hpp"
 #include "ps/worker_client.hpp"
 
@@ -21,15 +26,31 @@ std::vector<float> initial_parameters(std::size_t parameters) {
   return values;
 }
 
-void run_protocol(int servers, std::size_t parameters) {
+// How workers reach servers in a case.
+enum class Path { kMessages, kOneNode, kTwoNodes };
+
+// The link for a path (none for messages): the real node, or the world split in two by rank parity.
+std::unique_ptr<NodeLink> make_link(Path path, const mpi::Communicator& world, const Topology& topology,
+                                    std::size_t parameters) {
+  switch (path) {
+    case Path::kMessages: return nullptr;
+    case Path::kOneNode: return std::make_unique<NodeLink>(world, world.split_by_node(), topology, parameters);
+    case Path::kTwoNodes:
+      return std::make_unique<NodeLink>(world, world.split(world.rank() % 2, world.rank()), topology, parameters);
+  }
+  return nullptr;
+}
+
+void run_protocol(int servers, std::size_t parameters, Path path) {
   const auto world = mpi::Communicator::world();
   if (servers >= world.size()) GTEST_SKIP() << "needs more ranks than servers";
   const auto topology = Topology::async(world.size(), world.rank(), servers);
   const ShardLayout layout(parameters, servers);
   const auto initial = initial_parameters(parameters);
   const auto workers = static_cast<std::uint64_t>(topology.workers());
+  const std::unique_ptr<NodeLink> link = make_link(path, world, topology, parameters);
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F});
+    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get());
     std::vector<EpochProgress> epochs;
     const ServerStats stats = server.serve([&](const EpochProgress& p) { epochs.push_back(p); });
     EXPECT_EQ(stats.updates, workers * kStepsPerWorker);
@@ -53,9 +74,17 @@ void run_protocol(int servers, std::size_t parameters) {
     }
     return;
   }
-  WorkerClient client(world, topology, layout);
-  std::vector<float> weights = initial;
-  const std::vector<float> gradients(parameters, 1.0F);
+  WorkerClient client(world, topology, layout, link.get());
+  const bool shared = link && !link->parameters().empty();
+  // Server ranks are 0..S-1, so a mimicked node of parity p holds a server when S > p.
+  const bool server_on_node = path == Path::kOneNode || (path == Path::kTwoNodes && servers > world.rank() % 2);
+  EXPECT_EQ(shared, server_on_node) << "a worker keeps its vectors in the window exactly when a server shares its node";
+  std::vector<float> own_weights(shared ? 0 : parameters);
+  std::vector<float> own_gradients(shared ? 0 : parameters);
+  const std::span<float> weights = shared ? link->parameters() : std::span<float>(own_weights);
+  const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
+  std::copy(initial.begin(), initial.end(), weights.begin());
+  std::fill(gradients.begin(), gradients.end(), 1.0F);
   PhaseTimer timer;
   for (int step = 0; step < kStepsPerWorker; ++step) {
     PushHeader header;
@@ -78,13 +107,25 @@ void run_protocol(int servers, std::size_t parameters) {
   EXPECT_EQ(timer.count(Phase::kPull), static_cast<std::uint64_t>(kStepsPerWorker));
 }
 
-TEST(PsProtocol, OneServerAppliesEveryPushAndRepliesWithTheFreshShard) { run_protocol(1, 1001); }
+class PsProtocol : public ::testing::TestWithParam<Path> {};
 
-TEST(PsProtocol, TwoServersShardTheParameters) { run_protocol(2, 1001); }
+TEST_P(PsProtocol, OneServerAppliesEveryPushAndRepliesWithTheFreshShard) { run_protocol(1, 1001, GetParam()); }
 
-TEST(PsProtocol, ShardsOfManyChunksArriveWhole) { run_protocol(1, 3 * kChunkValues + 17); }
+TEST_P(PsProtocol, TwoServersShardTheParameters) { run_protocol(2, 1001, GetParam()); }
 
-TEST(PsProtocol, TwoServersWithManyChunksEach) { run_protocol(2, 5 * kChunkValues + 3); }
+TEST_P(PsProtocol, ShardsOfManyChunksArriveWhole) { run_protocol(1, 3 * kChunkValues + 17, GetParam()); }
+
+TEST_P(PsProtocol, TwoServersWithManyChunksEach) { run_protocol(2, 5 * kChunkValues + 3, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Paths, PsProtocol, ::testing::Values(Path::kMessages, Path::kOneNode, Path::kTwoNodes),
+                         [](const ::testing::TestParamInfo<Path>& info) {
+                           switch (info.param) {
+                             case Path::kMessages: return "Messages";
+                             case Path::kOneNode: return "SharedMemory";
+                             case Path::kTwoNodes: return "TwoNodesMixed";
+                           }
+                           return "Unknown";
+                         });
 
 }  // namespace
 }  // namespace psbench::ps

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <optional>
+#include <string>
 
 #include "train/results.hpp"
 #include "train_fixture.hpp"
@@ -72,6 +74,17 @@ TEST(TrainModes, AsyncWithTwoServers) {
   if (world.rank() == 0) expect_sound_async(outcome.results, 2, world.size() - 2);
 }
 
+TEST(TrainModes, AsyncOverMessagesOnly) {
+  const auto world = mpi::Communicator::world();
+  TrainOptions options = small_run(Mode::kAsync, "async_messages");
+  options.servers = world.size() >= 3 ? 2 : 1;
+  options.intra_node = IntraNode::kMessages;
+  const TrainOutcome outcome = run_training(world, options);
+  if (world.rank() != 0) return;
+  expect_sound_async(outcome.results, options.servers, world.size() - options.servers);
+  EXPECT_EQ(outcome.results["config"]["intra_node"], "messages");
+}
+
 TEST(TrainModes, SyncAllreduce) {
   const auto world = mpi::Communicator::world();
   const TrainOutcome outcome = run_training(world, small_run(Mode::kSync, "sync"));
@@ -81,25 +94,31 @@ TEST(TrainModes, SyncAllreduce) {
   }
 }
 
+// Over both intra-node paths: the shared window and messages.
 TEST(TrainModes, AsyncOneServerOneWorkerEqualsLocalBitForBit) {
   const auto world = mpi::Communicator::world();
   const auto pair = first_ranks(world, 2);
   if (world.rank() >= 2) return;
-  // Warm-up on both sides, so that the scaled-gradient path is compared too.
-  TrainOptions async_options = small_run(Mode::kAsync, "pair_async");
-  async_options.warmup_steps = 10;
-  const TrainOutcome async = run_training(pair, async_options);
   const auto alone = pair.split(pair.rank(), 0);
-  if (pair.rank() != 1) return;
+  // Warm-up on both sides, so that the scaled-gradient path is compared too.
   TrainOptions local_options = small_run(Mode::kLocal, "pair_local");
   local_options.warmup_steps = 10;
-  const TrainOutcome local = run_training(alone, local_options);
-  ASSERT_EQ(async.final_parameters.size(), local.final_parameters.size());
-  ASSERT_FALSE(local.final_parameters.empty());
-  EXPECT_EQ(std::memcmp(async.final_parameters.data(), local.final_parameters.data(),
-                        local.final_parameters.size() * sizeof(float)),
-            0);
-  EXPECT_EQ(local.results["train"]["parameter_checksum"], checksum_of(async.final_parameters));
+  std::optional<TrainOutcome> local;
+  if (pair.rank() == 1) local = run_training(alone, local_options);
+  for (const IntraNode path : {IntraNode::kSharedMemory, IntraNode::kMessages}) {
+    SCOPED_TRACE(std::string(intra_node_name(path)));
+    TrainOptions async_options = small_run(Mode::kAsync, "pair_async");
+    async_options.warmup_steps = 10;
+    async_options.intra_node = path;
+    const TrainOutcome async = run_training(pair, async_options);
+    if (!local) continue;
+    ASSERT_EQ(async.final_parameters.size(), local->final_parameters.size());
+    ASSERT_FALSE(local->final_parameters.empty());
+    EXPECT_EQ(std::memcmp(async.final_parameters.data(), local->final_parameters.data(),
+                          local->final_parameters.size() * sizeof(float)),
+              0);
+    EXPECT_EQ(local->results["train"]["parameter_checksum"], checksum_of(async.final_parameters));
+  }
 }
 
 TEST(TrainModes, SyncOnOneRankEqualsLocalBitForBit) {
