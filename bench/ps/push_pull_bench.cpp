@@ -14,6 +14,7 @@
 #include <numeric>
 #include <vector>
 
+#include "mpi/backoff_wait.hpp"
 #include "mpi/environment.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
@@ -191,6 +192,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "bench_push_pull needs at least 2 ranks (1 server, 1+ workers)\n");
     return 2;
   }
+  psbench::mpi::configure_waits(environment.world());
   (void)workers();
   if (environment.world().rank() == 0) {
     serve_commands();

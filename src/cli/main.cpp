@@ -7,6 +7,7 @@
 #include "cli/train_command.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/environment.hpp"
 
 int main(int argc, char** argv) {
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   psbench::cli::add_train_command(app);
   psbench::cli::add_data_command(app);
   try {
+    psbench::mpi::configure_waits(world);
     try {
       app.parse(argc, argv);
     } catch (const CLI::Success& done) {  // --help and --version end here too

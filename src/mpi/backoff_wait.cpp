@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <string>
 #include <thread>
 
+#include "common/error.hpp"
+#include "common/resources.hpp"
 #include "mpi/call.hpp"
 
 namespace psbench::mpi {
@@ -17,6 +21,8 @@ constexpr int kSpinPolls = 64;
 constexpr int kYieldPolls = 256;
 constexpr int kFirstSleepMicroseconds = 1;
 constexpr int kLongestSleepMicroseconds = 50;
+
+constexpr std::chrono::microseconds kDedicatedSpinBudget{10000};
 
 std::atomic<std::chrono::microseconds::rep> spin_budget_us{0};
 
@@ -31,6 +37,21 @@ void cpu_relax() {
 }  // namespace
 
 void set_spin_budget(std::chrono::microseconds budget) { spin_budget_us.store(budget.count()); }
+
+void configure_waits(const Communicator& world) {
+  const Communicator node = world.split_by_node();  // collective: every rank splits, set or not
+  const char* text = std::getenv("PSBENCH_SPIN_US");
+  if (text == nullptr || *text == '\0') {
+    set_spin_budget(node.size() <= online_cores() ? kDedicatedSpinBudget : std::chrono::microseconds(0));
+    return;
+  }
+  char* end = nullptr;
+  const long long micros = std::strtoll(text, &end, 10);
+  if (*end != '\0' || micros < 0) {
+    throw UserError(std::string("PSBENCH_SPIN_US must be a count of microseconds, got '") + text + "'");
+  }
+  set_spin_budget(std::chrono::microseconds(micros));
+}
 
 namespace detail {
 

@@ -5,6 +5,8 @@
 #include <chrono>
 #include <span>
 
+#include "mpi/communicator.hpp"
+
 namespace psbench::mpi {
 
 /// Calls poll() until it returns true. A rank that has a core to itself first polls flat out for the
@@ -14,9 +16,13 @@ namespace psbench::mpi {
 template <typename Poll>
 void wait_with_backoff(Poll&& poll);
 
-/// Sets how long waits poll before they yield: zero (the default) for ranks that share cores, a few
-/// milliseconds for ranks with a core each. Environment sets it from the ranks and cores of the node.
+/// Sets how long waits poll before they yield (zero, the default, backs off at once).
 void set_spin_budget(std::chrono::microseconds budget);
+
+/// Collective: sets the spin budget from PSBENCH_SPIN_US (microseconds) when it is set, otherwise to
+/// 10 ms when the node has a core for each of its ranks and to zero when it is oversubscribed. Throws
+/// UserError for a PSBENCH_SPIN_US that is not a count of microseconds.
+void configure_waits(const Communicator& world);
 
 /// Blocks with backoff until a message matching (source, tag) can be received, and returns its status.
 MPI_Status wait_for_message(MPI_Comm comm, int source, int tag);

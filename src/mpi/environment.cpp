@@ -4,15 +4,10 @@
 #include <cstdlib>
 
 #include "common/check.hpp"
-#include "common/resources.hpp"
-#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 
 namespace psbench::mpi {
 namespace {
-
-/// How long a rank with a core of its own polls before it yields: longer than a step's exchange.
-constexpr std::chrono::microseconds kDedicatedSpinBudget{10000};
 
 void abort_job(const std::string& message) {
   std::fprintf(stderr, "%s\n", message.c_str());
@@ -39,8 +34,6 @@ Environment::Environment(int& argc, char**& argv) {
   world_ = Communicator::world();
   set_check_prefix("rank " + std::to_string(world_.rank()));
   set_fatal_handler(&abort_job);
-  const Communicator node = world_.split_by_node();
-  if (node.size() <= online_cores()) set_spin_budget(kDedicatedSpinBudget);
 }
 
 Environment::~Environment() {

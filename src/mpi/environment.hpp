@@ -6,8 +6,8 @@
 
 namespace psbench::mpi {
 
-/// Owns MPI_Init_thread/MPI_Finalize for the life of main; makes errors return codes, makes a failed
-/// PSBENCH_CHECK abort the whole job, and lets waits spin when the node has a core for every rank.
+/// Owns MPI_Init_thread/MPI_Finalize for the life of main; makes errors return codes and makes a failed
+/// PSBENCH_CHECK abort the whole job.
 class Environment {
  public:
   /// Initialises MPI (thread level FUNNELED) unless it already is.
