@@ -38,6 +38,8 @@ void cpu_relax() {
 
 void set_spin_budget(std::chrono::microseconds budget) { spin_budget_us.store(budget.count()); }
 
+std::chrono::microseconds spin_budget() { return std::chrono::microseconds(spin_budget_us.load()); }
+
 void configure_waits(const Communicator& world) {
   const Communicator node = world.split_by_node();  // collective: every rank splits, set or not
   const char* text = std::getenv("PSBENCH_SPIN_US");

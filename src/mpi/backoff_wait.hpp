@@ -18,6 +18,8 @@ void wait_with_backoff(Poll&& poll);
 
 /// Sets how long waits poll before they yield (zero, the default, backs off at once).
 void set_spin_budget(std::chrono::microseconds budget);
+/// The spin budget in force.
+[[nodiscard]] std::chrono::microseconds spin_budget();
 
 /// Collective: sets the spin budget from PSBENCH_SPIN_US (microseconds) when it is set, otherwise to
 /// 10 ms when the node has a core for each of its ranks and to zero when it is oversubscribed. Throws

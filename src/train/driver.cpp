@@ -7,6 +7,7 @@
 #include "common/atomic_file.hpp"
 #include "common/phase_timer.hpp"
 #include "common/resources.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
 #include "ps/shard_layout.hpp"
@@ -58,6 +59,7 @@ nlohmann::json environment_json(const std::vector<nlohmann::json>& per_rank, con
           {"servers", setup.topology.servers},
           {"workers", setup.topology.workers()},
           {"threads_per_rank", options.threads},
+          {"wait_spin_us", mpi::spin_budget().count()},
           {"libraries", library_versions()}};
 }
 

@@ -2,9 +2,11 @@
 // per rank, and for bad input one collective error on every rank instead of a hang.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <set>
 
+#include "mpi/backoff_wait.hpp"
 #include "mpi/collective_error.hpp"
 #include "train_fixture.hpp"
 
@@ -22,7 +24,10 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   TrainOptions options = small_run(Mode::kAsync, "outputs");
   options.epochs = 1;
   options.trace_path = scratch_dir() + "/outputs.trace.json";
+  const std::chrono::microseconds spin_before = mpi::spin_budget();
+  mpi::set_spin_budget(std::chrono::microseconds(1234));  // recorded, and short enough not to matter
   run_training(world, options);
+  mpi::set_spin_budget(spin_before);
   if (world.rank() != 0) return;
 
   const auto results = read_json(options.out_path);
@@ -31,7 +36,9 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   }
   EXPECT_EQ(results["config"]["model"], "mlp:32");
   EXPECT_EQ(results["config"]["batch"], kBatch);
+  EXPECT_EQ(results["config"]["intra_node"], "shared-memory");
   EXPECT_EQ(results["env"]["ranks"], world.size());
+  EXPECT_EQ(results["env"]["wait_spin_us"], 1234);
   for (const char* library : {"mpi", "hdf5", "onednn", "psbench"}) {
     EXPECT_FALSE(results["env"]["libraries"][library].get<std::string>().empty()) << library;
   }
