@@ -26,7 +26,8 @@ class SharedWindow {
   /// Alignment of every segment's start.
   static constexpr std::size_t kAlignment = 4096;
 
-  /// The segment of node rank r, in this process's address space.
+  /// The segment of node rank r, in this process's address space: at least the bytes r asked for (MPI
+  /// may round up), empty when r asked for none.
   [[nodiscard]] std::span<std::byte> segment(int node_rank) const;
 
  private:

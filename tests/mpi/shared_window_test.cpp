@@ -1,0 +1,63 @@
+// The node communicator, rank translation and the shared window: every segment starts on a page
+// boundary, holds at least the bytes its rank asked for, and shows every rank what the others wrote.
+#include "mpi/shared_window.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "mpi/communicator.hpp"
+
+namespace psbench::mpi {
+namespace {
+
+TEST(SplitByNode, OneMachineIsOneNodeInRankOrder) {
+  const auto world = Communicator::world();
+  const Communicator node = world.split_by_node();
+  ASSERT_EQ(node.size(), world.size()) << "the tests run on one machine";
+  EXPECT_EQ(node.rank(), world.rank());
+}
+
+TEST(RanksOf, TranslatesAnySplitBackToWorldRanks) {
+  const auto world = Communicator::world();
+  const Communicator parity = world.split(world.rank() % 2, world.size() - world.rank());  // reversed order
+  const std::vector<int> world_ranks = world.ranks_of(parity);
+  ASSERT_EQ(world_ranks.size(), static_cast<std::size_t>(parity.size()));
+  for (std::size_t r = 0; r < world_ranks.size(); ++r) {
+    EXPECT_EQ(world_ranks[r] % 2, world.rank() % 2);
+    if (r > 0) {
+      EXPECT_GT(world_ranks[r - 1], world_ranks[r]) << "ordered by the reversed key";
+    }
+  }
+  EXPECT_EQ(world_ranks[static_cast<std::size_t>(parity.rank())], world.rank());
+}
+
+TEST(SharedWindow, SegmentsArePageAlignedAndVisibleToEveryRank) {
+  const auto world = Communicator::world();
+  const Communicator node = world.split_by_node();
+  // Odd sizes, and one rank with none, so that Open MPI's own layout cannot align them by chance.
+  const auto bytes_of = [](int rank) { return rank == 1 ? std::size_t{0} : 1000 + 8 * static_cast<std::size_t>(rank); };
+  SharedWindow window(node, bytes_of(node.rank()));
+  const std::span<std::byte> own = window.segment(node.rank());
+  ASSERT_GE(own.size(), bytes_of(node.rank()));
+  for (std::size_t i = 0; i < bytes_of(node.rank()); ++i) own[i] = static_cast<std::byte>((node.rank() + i) % 251);
+  node.barrier();
+  for (int r = 0; r < node.size(); ++r) {
+    const std::span<std::byte> segment = window.segment(r);
+    ASSERT_GE(segment.size(), bytes_of(r)) << "segment " << r;
+    if (bytes_of(r) == 0) {
+      EXPECT_TRUE(segment.empty()) << "segment " << r;
+      continue;
+    }
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(segment.data()) % SharedWindow::kAlignment, 0U) << "segment " << r;
+    for (std::size_t i = 0; i < bytes_of(r); ++i) {
+      ASSERT_EQ(segment[i], static_cast<std::byte>((r + i) % 251)) << "segment " << r << " byte " << i;
+    }
+  }
+  node.barrier();  // nobody frees the window while another rank still reads it
+}
+
+}  // namespace
+}  // namespace psbench::mpi
