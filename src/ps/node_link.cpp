@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <new>
+#include <string>
 #include <utility>
 
 #include "common/check.hpp"
+#include "common/error.hpp"
 
 namespace psbench::ps {
 namespace {
@@ -40,7 +42,13 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
   std::size_t bytes = 0;
   if (topology.is_server() && workers_here) bytes = round_up(layout.size(topology.rank) * sizeof(float));
   if (!topology.is_server() && servers_here) bytes = worker_segment.bytes;
-  window_.emplace(node_, bytes);
+  try {
+    window_.emplace(node_, bytes);
+  } catch (const SystemError& error) {
+    throw SystemError(std::string(error.what()) + " while sharing " + std::to_string(bytes) +
+                      " bytes with this node's ranks (is /dev/shm large enough?); --intra-node messages "
+                      "needs no shared window");
+  }
 
   const std::span<std::byte> own = window_->segment(node_.rank());
   PSBENCH_CHECK(own.size() >= bytes) << "shared segment of " << own.size() << " bytes, asked for " << bytes;
