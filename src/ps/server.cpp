@@ -59,7 +59,6 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
   const auto first = initial_parameters.begin() + static_cast<std::ptrdiff_t>(layout.begin(topology.rank));
   std::copy(first, first + static_cast<std::ptrdiff_t>(weights_.size()), weights_.begin());
   served_.assign(local_.size(), 0);
-  unpulled_.reserve(1);
 }
 
 ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_epoch) {
@@ -163,15 +162,15 @@ void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, S
     mailbox.chunks_ready.store(published + static_cast<std::uint64_t>(c) + 1, std::memory_order_release);
   }
   stats.apply_seconds += monotonic_seconds() - apply_start;
-  unpulled_.emplace_back(local, sequence);
+  unpulled_ = Unpulled{local, sequence};
 }
 
 void Server::wait_for_pulls() {
-  for (const auto& [local, sequence] : unpulled_) {
-    const Mailbox& mailbox = *local_[local].mailbox;
-    mpi::wait_with_backoff([&] { return mailbox.pulled.load(std::memory_order_acquire) >= sequence; });
-  }
-  unpulled_.clear();
+  if (!unpulled_) return;
+  const Mailbox& mailbox = *local_[unpulled_->local].mailbox;
+  const std::uint64_t sequence = unpulled_->sequence;
+  mpi::wait_with_backoff([&] { return mailbox.pulled.load(std::memory_order_acquire) >= sequence; });
+  unpulled_.reset();
 }
 
 std::pair<std::size_t, int> Server::chunk_span(int chunk) const {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -66,7 +67,7 @@ class Server {
   void serve_by_messages(int source, ServerStats& stats);
   /// Applies a local worker's gradient chunk by chunk, publishing each fresh chunk in its mailbox.
   void serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats);
-  /// Waits until every local worker served so far has copied its reply out (the weights may change then).
+  /// Waits until the latest local worker served has copied its reply out (the weights may change then).
   void wait_for_pulls();
   /// Offset and length of chunk c of this shard.
   [[nodiscard]] std::pair<std::size_t, int> chunk_span(int chunk) const;
@@ -81,8 +82,12 @@ class Server {
   std::size_t shard_begin_;
   std::vector<LocalWorker> local_;
   std::vector<std::uint64_t> served_;  // per local worker, the sequence number last answered
-  // (local worker, sequence number) of replies that may still be being copied out
-  std::vector<std::pair<std::size_t, std::uint64_t>> unpulled_;
+  // The latest shared-memory reply, until its worker has copied it out (one at most: every update waits).
+  struct Unpulled {
+    std::size_t local = 0;
+    std::uint64_t sequence = 0;
+  };
+  std::optional<Unpulled> unpulled_;
   std::size_t next_local_ = 0;  // where the next mailbox scan starts (round robin)
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
