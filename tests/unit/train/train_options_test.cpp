@@ -77,13 +77,17 @@ TEST(TrainOptions, NonPositiveNumbersAreRejected) {
 
 TEST(TrainOptions, JsonCarriesEveryFlag) {
   const auto json = options_to_json(good_options());
-  for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "warmup_steps", "servers", "mode", "io",
-                          "read", "cold_cache", "threads", "seed", "out", "trace", "quiet"}) {
+  for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "warmup_steps", "servers", "intra_node",
+                          "mode", "io", "read", "cold_cache", "threads", "seed", "out", "trace", "quiet"}) {
     EXPECT_TRUE(json.contains(key)) << key;
   }
   EXPECT_EQ(json["mode"], "async");
   EXPECT_EQ(json["io"], "sequential");
   EXPECT_EQ(json["read"], "whole");
+  EXPECT_EQ(json["intra_node"], "shared-memory");
+  TrainOptions messages = good_options();
+  messages.intra_node = IntraNode::kMessages;
+  EXPECT_EQ(options_to_json(messages)["intra_node"], "messages");
 }
 
 }  // namespace
