@@ -63,7 +63,7 @@ TrainOptions small_run(Mode mode, const std::string& name) {
   options.batch = kBatch;
   options.epochs = kEpochs;
   options.learning_rate = 0.01;
-  options.momentum = 0.9;
+  options.momentum = mode == Mode::kAsync ? kAsyncMomentum : 0.9;
   options.mode = mode;
   options.seed = 11;
   options.out_path = scratch_dir() + "/" + name + ".json";

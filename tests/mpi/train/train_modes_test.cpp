@@ -103,6 +103,7 @@ TEST(TrainModes, AsyncOneServerOneWorkerEqualsLocalBitForBit) {
   // Warm-up on both sides, so that the scaled-gradient path is compared too.
   TrainOptions local_options = small_run(Mode::kLocal, "pair_local");
   local_options.warmup_steps = 10;
+  local_options.momentum = kAsyncMomentum;  // the same SGD as the async runs
   std::optional<TrainOutcome> local;
   if (pair.rank() == 1) local = run_training(alone, local_options);
   for (const IntraNode path : {IntraNode::kSharedMemory, IntraNode::kMessages}) {
