@@ -64,11 +64,9 @@ void BM_PushPull(benchmark::State& state) {
   std::unique_ptr<psbench::ps::NodeLink> link;
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
-  std::vector<float> own_weights(shared ? 0 : parameters, 0.0F);
-  std::vector<float> own_gradients(shared ? 0 : parameters, 1e-6F);
-  const std::span<float> weights = shared ? link->parameters() : std::span<float>(own_weights);
+  std::vector<float> weights(parameters, 0.0F);
+  std::vector<float> own_gradients(shared ? 0 : parameters);
   const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
-  std::fill(gradients.begin(), gradients.end(), 1e-6F);
   psbench::PhaseTimer timer;
   psbench::ps::PushHeader header;
   float checksum = 0.0F;

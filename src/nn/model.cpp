@@ -29,21 +29,20 @@ constexpr int kEvalBatch = 128;
 
 class Model::Impl {
  public:
-  Impl(NetworkPlan plan, int batch, std::uint64_t seed, int threads, ModelStorage storage)
+  Impl(NetworkPlan plan, int batch, std::uint64_t seed, int threads, std::span<float> gradient_storage)
       : plan_(std::move(plan)),
         threads_(threads),
-        own_parameters_(storage.parameters.empty() ? plan_.parameter_count : 0),
-        own_gradients_(storage.gradients.empty() ? plan_.parameter_count : 0),
-        parameters_(storage.parameters.empty() ? own_parameters_.span() : storage.parameters),
-        gradients_(storage.gradients.empty() ? own_gradients_.span() : storage.gradients),
+        parameters_(plan_.parameter_count),
+        own_gradients_(gradient_storage.empty() ? plan_.parameter_count : 0),
+        gradients_(gradient_storage.empty() ? own_gradients_.span() : gradient_storage),
         engine_(dnnl::engine::kind::cpu, 0),
         stream_(engine_),
-        train_(engine_, plan_, batch, parameters_, gradients_, Pass::kTraining) {
-    initialise_parameters(plan_, seed, parameters_);
+        train_(engine_, plan_, batch, parameters_.span(), gradients_, Pass::kTraining) {
+    initialise_parameters(plan_, seed, parameters_.span());
   }
 
   [[nodiscard]] const NetworkPlan& plan() const { return plan_; }
-  [[nodiscard]] std::span<float> parameters() const { return parameters_; }
+  [[nodiscard]] std::span<float> parameters() const { return parameters_.span(); }
   [[nodiscard]] std::span<float> gradients() const { return gradients_; }
   [[nodiscard]] int batch() const { return train_.batch(); }
 
@@ -61,7 +60,7 @@ class Model::Impl {
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count) {
     omp_set_num_threads(threads_);
     if (!eval_) {
-      eval_.emplace(engine_, plan_, kEvalBatch, parameters_, std::span<float>(), Pass::kInference);
+      eval_.emplace(engine_, plan_, kEvalBatch, parameters_.span(), std::span<float>(), Pass::kInference);
       padded_images_.resize(static_cast<std::size_t>(kEvalBatch) * sample_values());
     }
     Evaluation result;
@@ -92,9 +91,8 @@ class Model::Impl {
 
   NetworkPlan plan_;
   int threads_;
-  AlignedBuffer own_parameters_;  // P values unless the storage was given, else empty
-  AlignedBuffer own_gradients_;
-  std::span<float> parameters_;
+  AlignedBuffer parameters_;
+  AlignedBuffer own_gradients_;  // P values unless gradient storage was given, else empty
   std::span<float> gradients_;
   dnnl::engine engine_;
   dnnl::stream stream_;
@@ -104,18 +102,16 @@ class Model::Impl {
 };
 
 Model::Model(const std::string& spec, InputShape input, int num_classes, int batch, std::uint64_t seed, int threads,
-             ModelStorage storage) {
+             std::span<float> gradient_storage) {
   NetworkPlan plan = plan_network(spec, input, num_classes);
-  for (const std::span<float> given : {storage.parameters, storage.gradients}) {
-    PSBENCH_CHECK(given.empty() || given.size() == plan.parameter_count)
-        << "storage of " << given.size() << " values for a model of " << plan.parameter_count;
-  }
+  PSBENCH_CHECK(gradient_storage.empty() || gradient_storage.size() == plan.parameter_count)
+      << "gradient storage of " << gradient_storage.size() << " values for a model of " << plan.parameter_count;
   if (batch < 1) throw UserError("batch size " + std::to_string(batch) + " must be at least 1");
   if (threads < 1) throw UserError("--threads " + std::to_string(threads) + " must be at least 1");
   // oneDNN's OpenMP runtime picks kernels for the thread count in force when primitives are created.
   omp_set_num_threads(threads);
   try {
-    impl_ = std::make_unique<Impl>(std::move(plan), batch, seed, threads, storage);
+    impl_ = std::make_unique<Impl>(std::move(plan), batch, seed, threads, gradient_storage);
   } catch (const dnnl::error& error) {
     throw_onednn_failure(error, "build model '" + spec + "'");
   }

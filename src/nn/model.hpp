@@ -21,24 +21,17 @@ struct Evaluation {
   std::int64_t samples = 0;  ///< samples evaluated
 };
 
-/// Where a model keeps its P parameters and P gradients: caller-owned spans of P floats each (a shared
-/// window, say), which must outlive the model, or two empty spans for buffers of the model's own.
-struct ModelStorage {
-  std::span<float> parameters;  ///< P values, or empty
-  std::span<float> gradients;   ///< P values, or empty
-};
-
 /// A network built from a spec ("mlp:512,256" or "cnn") whose weights and biases live in one contiguous
 /// float32 vector of P values and whose gradients live in another; oneDNN memory wraps pointers into them.
 /// Primitives and buffers are created once per batch size; a training step allocates nothing.
 class Model {
  public:
   /// Builds the network for an input shape, class count and training batch; initialises parameters
-  /// from seed (He for ReLU layers); threads sets oneDNN's threads for this process; storage, when not
-  /// empty, holds the parameters and gradients. Throws UserError for an unknown spec or a shape the spec
-  /// cannot take.
+  /// from seed (He for ReLU layers); threads sets oneDNN's threads for this process; gradient_storage,
+  /// when not empty, is a caller-owned span of P floats (a shared window, say) that holds the gradients
+  /// and outlives the model. Throws UserError for an unknown spec or a shape the spec cannot take.
   Model(const std::string& spec, InputShape input, int num_classes, int batch, std::uint64_t seed, int threads,
-        ModelStorage storage = {});
+        std::span<float> gradient_storage = {});
   ~Model();
   Model(const Model&) = delete;
   Model& operator=(const Model&) = delete;

@@ -7,23 +7,23 @@
 
 #include "common/check.hpp"
 #include "common/error.hpp"
+#include "ps/shard_layout.hpp"
 
 namespace psbench::ps {
 namespace {
 
-constexpr std::size_t kPage = 4096;
+constexpr std::size_t round_up(std::size_t bytes) {
+  constexpr std::size_t kPage = mpi::SharedWindow::kAlignment;
+  return (bytes + kPage - 1) / kPage * kPage;
+}
 
-constexpr std::size_t round_up(std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
-
-// Where a worker's segment keeps its parts: S mailboxes, then parameters and gradients on page boundaries.
+// Where a worker's segment keeps its parts: S mailboxes, then the gradients on a page boundary.
 struct WorkerSegment {
-  std::size_t parameters_at = 0;
   std::size_t gradients_at = 0;
   std::size_t bytes = 0;
 
   WorkerSegment(int servers, std::size_t parameters)
-      : parameters_at(round_up(static_cast<std::size_t>(servers) * sizeof(Mailbox))),
-        gradients_at(parameters_at + round_up(parameters * sizeof(float))),
+      : gradients_at(round_up(static_cast<std::size_t>(servers) * sizeof(Mailbox))),
         bytes(gradients_at + round_up(parameters * sizeof(float))) {}
 };
 
@@ -58,7 +58,6 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
     for (int k = 0; k < topology.servers; ++k) {
       new (own.data() + static_cast<std::size_t>(k) * sizeof(Mailbox)) Mailbox();
     }
-    parameters_ = {new (own.data() + worker_segment.parameters_at) float[parameters](), parameters};
     gradients_ = {new (own.data() + worker_segment.gradients_at) float[parameters](), parameters};
   }
   node_.barrier();  // every mailbox and shard is constructed before another rank looks at it

@@ -10,7 +10,6 @@
 #include "mpi/communicator.hpp"
 #include "mpi/shared_window.hpp"
 #include "ps/protocol.hpp"
-#include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
 
 namespace psbench::ps {
@@ -37,8 +36,8 @@ struct LocalWorker {
 };
 
 /// The shared-memory path between the workers and servers of one node (an MPI-3 shared window). A
-/// worker that shares its node with a server keeps its parameters, its gradients and one mailbox per
-/// server in its segment; such a server keeps its shard of the weights in its own. The server reads the
+/// worker that shares its node with a server keeps its gradients and one mailbox per server in its
+/// segment; such a server keeps its shard of the weights in its own. The server reads the
 /// gradient in place and the worker copies the fresh shard straight into its model: one copy, made by the
 /// worker while the server updates the next chunk. Workers and servers on different nodes use messages.
 class NodeLink {
@@ -51,8 +50,6 @@ class NodeLink {
   [[nodiscard]] Mailbox* mailbox(int shard) const;
   /// Worker: server k's weights (its shard) in shared memory, or nullptr when server k is elsewhere.
   [[nodiscard]] const float* server_weights(int shard) const;
-  /// Worker: parameters in shared memory for its model (empty when no server shares the node).
-  [[nodiscard]] std::span<float> parameters() const { return parameters_; }
   /// Worker: gradients in shared memory for its model (empty when no server shares the node).
   [[nodiscard]] std::span<float> gradients() const { return gradients_; }
   /// Server: its shard's weights in shared memory (empty when no worker shares the node).
@@ -65,7 +62,6 @@ class NodeLink {
   std::optional<mpi::SharedWindow> window_;
   std::vector<Mailbox*> mailboxes_;
   std::vector<const float*> server_weights_;
-  std::span<float> parameters_;
   std::span<float> gradients_;
   std::span<float> weights_;
   std::vector<LocalWorker> local_workers_;

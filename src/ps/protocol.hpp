@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -15,6 +16,18 @@ inline constexpr std::size_t kChunkValues = std::size_t{1} << 16;
 /// Number of chunk messages that carry a shard of shard_size values (at least one).
 constexpr int chunk_count(std::size_t shard_size) {
   return shard_size == 0 ? 1 : static_cast<int>((shard_size + kChunkValues - 1) / kChunkValues);
+}
+
+/// Where chunk c of a shard of shard_size values lies: offset from the shard's start, and length.
+struct ChunkSpan {
+  std::size_t offset = 0;  ///< first value of the chunk, from the shard's start
+  std::size_t count = 0;   ///< values in the chunk
+};
+
+/// Chunk c of a shard of shard_size values (every chunk but the last holds kChunkValues).
+constexpr ChunkSpan chunk_span(std::size_t shard_size, int chunk) {
+  const std::size_t offset = static_cast<std::size_t>(chunk) * kChunkValues;
+  return {offset, offset < shard_size ? std::min(kChunkValues, shard_size - offset) : 0};
 }
 
 /// What a push header announces.

@@ -104,7 +104,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
 
 Server::Arrival Server::wait_for_push() {
   Arrival arrival;
-  mpi::wait_with_backoff([&] {
+  const auto local_push = [&] {
     for (std::size_t i = 0; i < local_.size(); ++i) {
       const std::size_t w = (next_local_ + i) % local_.size();
       const std::uint64_t sequence = local_[w].mailbox->pushed.load(std::memory_order_acquire);
@@ -114,12 +114,19 @@ Server::Arrival Server::wait_for_push() {
         return true;
       }
     }
+    return false;
+  };
+  const auto remote_push = [&] {
     int found = 0;
     MPI_Status status{};
     PSBENCH_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, kTagPushHeader, world_.native(), &found, &status));
     if (found != 0) arrival = {status.MPI_SOURCE, kRemote, 0};
     return found != 0;
-  });
+  };
+  // After serving a local worker, look at remote workers first (and the other way round), so that
+  // neither kind can starve the other.
+  mpi::wait_with_backoff([&] { return remote_first_ ? remote_push() || local_push() : local_push() || remote_push(); });
+  remote_first_ = arrival.local != kRemote;
   return arrival;
 }
 
@@ -127,23 +134,22 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
   const MPI_Comm comm = world_.native();
   const int chunks = static_cast<int>(chunk_receives_.size());
   for (int c = 0; c < chunks; ++c) {
-    const auto [offset, count] = chunk_span(c);
-    PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, count, MPI_FLOAT, source, kTagPushData, comm,
-                               &chunk_receives_[static_cast<std::size_t>(c)]));
+    const auto [offset, count] = chunk_span(weights_.size(), c);
+    PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPushData,
+                               comm, &chunk_receives_[static_cast<std::size_t>(c)]));
   }
   const PullHeader reply{version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c);
-    const auto [offset, count] = chunk_span(c);
+    const auto [offset, count] = chunk_span(weights_.size(), c);
     mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
     const double apply_start = monotonic_seconds();
-    const auto length = static_cast<std::size_t>(count);
-    optimizer_.apply_slice(weights_.subspan(offset, length), std::span<const float>(gradient_).subspan(offset, length),
+    optimizer_.apply_slice(weights_.subspan(offset, count), std::span<const float>(gradient_).subspan(offset, count),
                            offset);
     stats.apply_seconds += monotonic_seconds() - apply_start;
-    PSBENCH_MPI_CALL(
-        MPI_Isend(weights_.data() + offset, count, MPI_FLOAT, source, kTagPullData, comm, &chunk_sends_[slot]));
+    PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
+                               &chunk_sends_[slot]));
   }
   // The next update may modify any chunk: every send from the weights completes first.
   mpi::wait_all(chunk_sends_);
@@ -155,10 +161,9 @@ void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, S
   mailbox.version = version_;
   const std::uint64_t published = mailbox.chunks_ready.load(std::memory_order_relaxed);  // written only here
   const double apply_start = monotonic_seconds();
-  for (int c = 0; c < static_cast<int>(chunk_receives_.size()); ++c) {
-    const auto [offset, count] = chunk_span(c);
-    const auto length = static_cast<std::size_t>(count);
-    optimizer_.apply_slice(weights_.subspan(offset, length), gradients.subspan(offset, length), offset);
+  for (int c = 0; c < chunk_count(weights_.size()); ++c) {
+    const auto [offset, count] = chunk_span(weights_.size(), c);
+    optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
     mailbox.chunks_ready.store(published + static_cast<std::uint64_t>(c) + 1, std::memory_order_release);
   }
   stats.apply_seconds += monotonic_seconds() - apply_start;
@@ -171,12 +176,6 @@ void Server::wait_for_pulls() {
   const std::uint64_t sequence = unpulled_->sequence;
   mpi::wait_with_backoff([&] { return mailbox.pulled.load(std::memory_order_acquire) >= sequence; });
   unpulled_.reset();
-}
-
-std::pair<std::size_t, int> Server::chunk_span(int chunk) const {
-  const std::size_t offset = static_cast<std::size_t>(chunk) * kChunkValues;
-  const std::size_t count = std::min(kChunkValues, weights_.size() - std::min(offset, weights_.size()));
-  return {offset, static_cast<int>(count)};
 }
 
 }  // namespace psbench::ps

@@ -19,7 +19,8 @@ namespace psbench::ps {
 /// What a server measured while serving.
 struct ServerStats {
   std::uint64_t updates = 0;     ///< gradient pushes applied
-  double service_seconds = 0.0;  ///< from a push header's arrival to the reply sent (receive, apply, send)
+  double service_seconds = 0.0;  ///< from a push's arrival to its reply (receive, apply, send), including
+                                 ///< the wait for the previous reply to be copied out
   double apply_seconds = 0.0;    ///< inside the optimizer only
   double idle_seconds = 0.0;     ///< waiting for the next message
   double serve_seconds = 0.0;    ///< whole serve() call
@@ -40,7 +41,7 @@ struct EpochProgress {
 /// remote worker's exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while
 /// later chunks of the gradient are still arriving. A worker on this node (through link) is served in
 /// shared memory: the update reads its gradient in place and publishes each fresh chunk for the worker to
-/// copy. No update starts before every earlier reply has been fully received or copied.
+/// copy. No update starts before every earlier reply has been sent (its sends complete) or copied out.
 class Server {
  public:
   /// Takes shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks);
@@ -69,8 +70,6 @@ class Server {
   void serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats);
   /// Waits until the latest local worker served has copied its reply out (the weights may change then).
   void wait_for_pulls();
-  /// Offset and length of chunk c of this shard.
-  [[nodiscard]] std::pair<std::size_t, int> chunk_span(int chunk) const;
 
   const mpi::Communicator& world_;
   Topology topology_;
@@ -89,6 +88,7 @@ class Server {
   };
   std::optional<Unpulled> unpulled_;
   std::size_t next_local_ = 0;  // where the next mailbox scan starts (round robin)
+  bool remote_first_ = false;   // whether the next wait probes for messages before mailboxes
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
 };

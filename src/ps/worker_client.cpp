@@ -40,7 +40,6 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
     mailboxes_[static_cast<std::size_t>(k)] = link->mailbox(k);
     server_weights_[static_cast<std::size_t>(k)] = link->server_weights(k);
   }
-  shared_parameters_ = link->parameters();
   shared_gradients_ = link->gradients();
 }
 
@@ -49,13 +48,9 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
   PSBENCH_CHECK(gradients.size() == layout_.parameters() && parameters.size() == layout_.parameters())
       << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
       << layout_.parameters();
-  const bool shared = !shared_parameters_.empty();
-  PSBENCH_CHECK(!shared || parameters.data() == shared_parameters_.data())
-      << "parameters outside the shared window: build the model on the link's buffers";
   const double start = monotonic_seconds();
   const MPI_Comm comm = world_.native();
   ++sequence_;
-  ++replies_;
   std::size_t request = 0;
   for (int k = 0; k < topology_.servers; ++k) {
     const auto slot = static_cast<std::size_t>(k);
@@ -82,12 +77,11 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
         MPI_Isend(&push_headers_[slot], sizeof(PushHeader), MPI_BYTE, server, kTagPushHeader, comm, &sends_[request]));
     ++request;
     for (int c = 0; c < chunk_count(size); ++c, ++request) {
-      const std::size_t offset = begin + static_cast<std::size_t>(c) * kChunkValues;
-      const int count = static_cast<int>(std::min(kChunkValues, begin + size - offset));
-      PSBENCH_MPI_CALL(
-          MPI_Irecv(parameters.data() + offset, count, MPI_FLOAT, server, kTagPullData, comm, &receives_[request]));
-      PSBENCH_MPI_CALL(
-          MPI_Isend(gradients.data() + offset, count, MPI_FLOAT, server, kTagPushData, comm, &sends_[request]));
+      const auto [offset, count] = chunk_span(size, c);
+      PSBENCH_MPI_CALL(MPI_Irecv(parameters.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
+                                 kTagPullData, comm, &receives_[request]));
+      PSBENCH_MPI_CALL(MPI_Isend(gradients.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
+                                 kTagPushData, comm, &sends_[request]));
     }
   }
   // One loop for everything: a local server may be waiting for this worker to copy its last reply out
@@ -115,14 +109,12 @@ bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters)
   Mailbox* const mailbox = mailboxes_[slot];
   if (mailbox == nullptr) return true;
   const auto chunks = static_cast<std::uint64_t>(chunk_count(layout_.size(shard)));
-  const std::uint64_t wanted = replies_ * chunks;
+  const std::uint64_t wanted = sequence_ * chunks;  // push_pull is never called after finish()
   if (chunks_copied_[slot] == wanted) return true;
   const std::uint64_t ready = std::min(mailbox->chunks_ready.load(std::memory_order_acquire), wanted);
   const std::size_t begin = layout_.begin(shard);
-  const std::size_t size = layout_.size(shard);
   for (; chunks_copied_[slot] < ready; ++chunks_copied_[slot]) {
-    const std::size_t offset = (chunks_copied_[slot] % chunks) * kChunkValues;
-    const std::size_t count = std::min(kChunkValues, size - offset);
+    const auto [offset, count] = chunk_span(layout_.size(shard), static_cast<int>(chunks_copied_[slot] % chunks));
     std::copy_n(server_weights_[slot] + offset, count,
                 parameters.begin() + static_cast<std::ptrdiff_t>(begin + offset));
   }

@@ -23,10 +23,12 @@ class WorkerClient {
   /// Prepares headers and requests for every server; allocates nothing later.
   WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
                const NodeLink* link = nullptr);
-  /// One step's exchange: sends gradients' shards tagged with the versions last pulled, then receives the
+  /// One step's exchange: sends gradients' shards tagged with the versions last pulled (step gives the
+  /// header's loss, epoch, samples and end of epoch; its kind and version are set here), then receives the
   /// fresh shards into parameters; adds the send time to Phase::kPush and the rest to Phase::kPull.
-  /// gradients must stay untouched until this returns (it does, the call blocks). With a link,
-  /// parameters must be the link's; gradients elsewhere are first copied into the link's.
+  /// gradients must stay untouched until this returns (it does, the call blocks). With a link, gradients
+  /// outside the link's window (a scaled or remainder-batch gradient) are first copied into it. For
+  /// servers reached by mailbox nothing is sent: their whole exchange is timed as Phase::kPull.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
   /// Tells every server this worker has finished; call once, after the last push_pull.
@@ -49,10 +51,8 @@ class WorkerClient {
   std::vector<Mailbox*> mailboxes_;           // per server: its mailbox on this node, or nullptr
   std::vector<const float*> server_weights_;  // per server: its shard on this node, or nullptr
   std::vector<std::uint64_t> chunks_copied_;  // per server: chunks copied out of its replies so far
-  std::span<float> shared_parameters_;
   std::span<float> shared_gradients_;
-  std::uint64_t sequence_ = 0;  // pushes (gradients and done) announced through mailboxes so far
-  std::uint64_t replies_ = 0;   // gradient pushes so far: each is answered with a whole shard
+  std::uint64_t sequence_ = 0;  // pushes so far; each gradient push is answered with a whole shard
 };
 
 }  // namespace psbench::ps

@@ -16,7 +16,6 @@ class AsyncExchange final : public GradientExchange {
     header.loss = step.loss;
     header.epoch = step.epoch;
     header.samples = step.samples;
-    header.kind = ps::PushKind::kGradient;
     header.last_of_epoch = step.last_of_epoch ? 1U : 0U;
     client_.push_pull(gradients, parameters, header, timer);
   }

@@ -88,10 +88,9 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
   }
   mpi::run_collectively(world, [&] {
     if (!server) {
-      const nn::ModelStorage storage =
-          setup.link ? nn::ModelStorage{setup.link->parameters(), setup.link->gradients()} : nn::ModelStorage{};
+      const std::span<float> gradient_storage = setup.link ? setup.link->gradients() : std::span<float>();
       setup.model = std::make_unique<nn::Model>(options.model_spec, setup.facts.input, setup.facts.num_classes,
-                                                options.batch, options.seed, options.threads, storage);
+                                                options.batch, options.seed, options.threads, gradient_storage);
     }
     if (options.mode == Mode::kLocal) setup.test = data::load_split(options.data_path, "test");
   });

@@ -31,8 +31,8 @@ struct RunSetup {
   DataFacts facts;                         ///< shape, classes and size of the training split
   std::size_t parameters = 0;              ///< P
   std::unique_ptr<ps::NodeLink> link;      ///< async with --intra-node shared-memory: the node's window
-  std::unique_ptr<nn::Model> model;        ///< workers' model, holding the initial parameters (in link's window
-                                           ///< when a server shares the node; declared after link, freed first)
+  std::unique_ptr<nn::Model> model;        ///< workers' model, holding the initial parameters (its gradients in
+                                           ///< link's window when a server shares the node; freed before link)
   std::vector<float> initial_parameters;   ///< servers' copy of the initial parameters
   std::optional<data::Samples> test;       ///< the test split (local mode, evaluated every epoch)
 };

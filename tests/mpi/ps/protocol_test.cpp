@@ -75,15 +75,13 @@ void run_protocol(int servers, std::size_t parameters, Path path) {
     return;
   }
   WorkerClient client(world, topology, layout, link.get());
-  const bool shared = link && !link->parameters().empty();
+  const bool shared = link && !link->gradients().empty();
   // Server ranks are 0..S-1, so a mimicked node of parity p holds a server when S > p.
   const bool server_on_node = path == Path::kOneNode || (path == Path::kTwoNodes && servers > world.rank() % 2);
   EXPECT_EQ(shared, server_on_node) << "a worker keeps its vectors in the window exactly when a server shares its node";
-  std::vector<float> own_weights(shared ? 0 : parameters);
+  std::vector<float> weights = initial;
   std::vector<float> own_gradients(shared ? 0 : parameters);
-  const std::span<float> weights = shared ? link->parameters() : std::span<float>(own_weights);
   const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
-  std::copy(initial.begin(), initial.end(), weights.begin());
   std::fill(gradients.begin(), gradients.end(), 1.0F);
   PhaseTimer timer;
   for (int step = 0; step < kStepsPerWorker; ++step) {
