@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "data/load_modes.hpp"
 
 namespace psbench::train {
 
@@ -16,10 +17,6 @@ std::string_view mode_name(Mode mode) {
 }
 
 std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
-
-std::string_view io_name(data::IoMode io) { return io == data::IoMode::kParallel ? "parallel" : "sequential"; }
-
-std::string_view read_name(data::ReadMode read) { return read == data::ReadMode::kPartition ? "partition" : "whole"; }
 
 void validate_options(const TrainOptions& options, int world_size) {
   if (options.data_path.empty()) throw UserError("--data is required: the HDF5 file to train on");
@@ -72,8 +69,8 @@ nlohmann::json options_to_json(const TrainOptions& options) {
           {"servers", options.servers},
           {"intra_node", intra_node_name(options.intra_node)},
           {"mode", mode_name(options.mode)},
-          {"io", io_name(options.io)},
-          {"read", read_name(options.read)},
+          {"io", data::io_mode_name(options.io)},
+          {"read", data::read_mode_name(options.read)},
           {"cold_cache", options.cold_cache},
           {"threads", options.threads},
           {"seed", options.seed},

@@ -42,10 +42,6 @@ struct TrainOptions {
 std::string_view mode_name(Mode mode);
 /// The flag spelling of an intra-node path ("shared-memory", "messages").
 std::string_view intra_node_name(IntraNode path);
-/// The flag spelling of an I/O mode ("sequential", "parallel").
-std::string_view io_name(data::IoMode io);
-/// The flag spelling of a read mode ("whole", "partition").
-std::string_view read_name(data::ReadMode read);
 
 /// Checks the flags that need no data against the job's rank count; throws UserError naming the flag.
 void validate_options(const TrainOptions& options, int world_size);

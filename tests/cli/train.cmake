@@ -53,5 +53,7 @@ train_cli_error(zero_lr train_np2 "--lr must be a positive number" --data ${trai
 train_cli_error(negative_lr train_np2 "--lr must be a positive number" --data ${train_cli_data} --model mlp:32
   --lr -0.5 ${train_out})
 train_cli_error(unknown_mode train_np2 "--mode" --data ${train_cli_data} --model mlp:32 --mode ring ${train_out})
+train_cli_error(unknown_io_mode train_np2 "--io 'posix' is not an I/O mode" --data ${train_cli_data} --model mlp:32
+  --io posix ${train_out})
 train_cli_error(unknown_intra_node train_np2 "--intra-node" --data ${train_cli_data} --model mlp:32 --intra-node tcp
   ${train_out})
