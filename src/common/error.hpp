@@ -19,7 +19,7 @@ class SystemError : public std::runtime_error {
   explicit SystemError(const std::string& message) : std::runtime_error(message) {}
 };
 
-/// Exit code for bad user input, as documented in the CLI help.
+/// Exit code for bad user input (docs/running.md).
 inline constexpr int kUserErrorExitCode = 2;
 /// Exit code for library or system failures.
 inline constexpr int kSystemErrorExitCode = 3;

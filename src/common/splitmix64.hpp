@@ -19,7 +19,7 @@ class SplitMix64 {
   }
   /// A uniform value in [0, bound) without modulo bias; bound must be positive.
   std::uint64_t below(std::uint64_t bound) {
-    // Rejects the few values of the top partial block so every residue is equally likely.
+    // Rejects the lowest 2^64 mod bound values, so every residue is equally likely.
     const std::uint64_t limit = -bound % bound;
     for (;;) {
       const std::uint64_t value = next();

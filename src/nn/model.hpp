@@ -23,7 +23,8 @@ struct Evaluation {
 
 /// A network built from a spec ("mlp:512,256" or "cnn") whose weights and biases live in one contiguous
 /// float32 vector of P values and whose gradients live in another; oneDNN memory wraps pointers into them.
-/// Primitives and buffers are created once per batch size; a training step allocates nothing.
+/// Primitives and buffers are created once per batch size; a training step allocates no buffers (only
+/// oneDNN's own per-call argument maps, a few dozen bytes each: tests/unit/nn/allocation_test.cpp).
 class Model {
  public:
   /// Builds the network for an input shape, class count and training batch; initialises parameters

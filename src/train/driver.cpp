@@ -170,8 +170,6 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
     RunFacts facts;
     facts.options = options;
     facts.parameters = setup.parameters;
-    facts.servers = setup.topology.servers;
-    facts.workers = setup.topology.workers();
     facts.total_samples = setup.facts.total_samples;
     facts.live_epochs = live_epochs;
     for (const auto& rank_entry : per_rank) {

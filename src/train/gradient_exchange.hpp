@@ -24,7 +24,7 @@ struct StepInfo {
 };
 
 /// Turns one step's gradient into the parameters of the next step: by a local SGD update, by a push and
-/// pull against the parameter servers, or by an allreduce among workers. Allocates nothing per step.
+/// pull against the parameter servers, or by an allreduce among workers. Allocates no buffer per step.
 class GradientExchange {
  public:
   virtual ~GradientExchange() = default;

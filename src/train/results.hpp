@@ -15,8 +15,6 @@ struct RunFacts {
   TrainOptions options;                  ///< every flag
   std::size_t parameters = 0;            ///< P
   double flops_per_step = 0.0;           ///< forward and backward FLOPs of one full-batch step
-  int servers = 0;                       ///< S (0 in sync and local mode)
-  int workers = 0;                       ///< W
   std::uint64_t total_samples = 0;       ///< training samples in the file
   std::string parameter_checksum;        ///< FNV-1a of the final parameters' bytes, hex
   std::vector<EpochRecord> live_epochs;  ///< epoch lines as rank 0 printed them (utilisation in async mode)

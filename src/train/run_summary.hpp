@@ -22,7 +22,7 @@ struct EpochRecord {
   double seconds = 0.0;                 ///< wall time from the previous epoch's end (or training start)
   double samples_per_s = 0.0;           ///< samples / seconds
   double mean_loss = 0.0;               ///< mean of the workers' step losses
-  std::optional<double> utilization;    ///< busy share of the servers in this epoch (async only)
+  std::optional<double> utilization;    ///< busy share of rank 0's server in this epoch (async only)
   std::optional<double> test_accuracy;  ///< test accuracy after the epoch (local mode only)
 };
 

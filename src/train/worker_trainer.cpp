@@ -8,8 +8,7 @@ namespace psbench::train {
 
 WorkerTrainer::WorkerTrainer(const data::Samples& samples, nn::Model& model, GradientExchange& exchange,
                              const WorkerSettings& settings, PhaseTimer& timer, TraceRecorder& trace)
-    : samples_(samples),
-      model_(model),
+    : model_(model),
       exchange_(exchange),
       settings_(settings),
       timer_(timer),

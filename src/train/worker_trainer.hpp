@@ -53,7 +53,7 @@ using StepObserver = std::function<void(const StepInfo& step, std::size_t steps_
 /// buffer sized once, which equals a full batch padded with masked samples: every sample of the epoch
 /// carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up, the k-th of
 /// the worker's first warmup_steps gradients is scaled by k/warmup_steps the same way. Every sample is
-/// visited exactly once per epoch and no step allocates.
+/// visited exactly once per epoch and no step allocates a buffer.
 class WorkerTrainer {
  public:
   /// Prepares buffers, the shuffle order and (if needed) the model of the last batch.
@@ -65,8 +65,6 @@ class WorkerTrainer {
 
   /// Runs one epoch; observer (if set) is called after every step.
   EpochTally run_epoch(std::uint32_t epoch, const StepObserver& observer = {});
-  /// Steps per epoch with a batch of this worker's own.
-  [[nodiscard]] std::size_t own_steps() const { return own_steps_; }
   /// The visit counts' check so far.
   [[nodiscard]] const VisitCheck& visits() const { return visit_check_; }
 
@@ -75,7 +73,6 @@ class WorkerTrainer {
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
 
-  const data::Samples& samples_;
   nn::Model& model_;
   std::unique_ptr<nn::Model> tail_model_;
   std::vector<float> scaled_gradient_;
