@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <limits>
 
 #include "common/atomic_file.hpp"
 #include "common/check.hpp"

@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iterator>
-#include <limits>
 #include <sstream>
 #include <vector>
 
@@ -117,11 +116,7 @@ std::string split_summary(const std::string& path, const std::string& split) {
     labels.resize(block.count);
     file.read_labels(block, labels, nullptr);
     for (std::size_t i = 0; i < labels.size(); ++i) {
-      if (labels[i] < 0 || labels[i] >= info.num_classes) {
-        throw UserError("'" + path + "': " + layout::labels_path(split) + "[" + std::to_string(first + i) + "] is " +
-                        std::to_string(labels[i]) + ", outside [0, " + std::to_string(info.num_classes) +
-                        ") set by the root attribute '" + layout::kNumClasses + "'");
-      }
+      if (labels[i] < 0 || labels[i] >= info.num_classes) throw label_out_of_range(info, first + i, labels[i]);
       ++per_class[static_cast<std::size_t>(labels[i])];
     }
   }
@@ -150,9 +145,7 @@ std::string format_bytes(std::uint64_t bytes) {
 
 std::string describe_file(const std::string& path) {
   silence_hdf5_errors();
-  if (!std::filesystem::exists(path)) throw UserError("'" + path + "': no such file");
-  if (std::filesystem::is_directory(path)) throw UserError("'" + path + "': is a directory, not an HDF5 file");
-  if (H5Fis_hdf5(path.c_str()) <= 0) throw UserError("'" + path + "': not an HDF5 file");
+  check_readable_hdf5(path);
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw UserError("'" + path + "': cannot open as HDF5: " + take_hdf5_error_text());
   const File file(id);

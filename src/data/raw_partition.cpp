@@ -39,10 +39,7 @@ class LabelCheck {
     }
   }
   void throw_if_bad(const SplitInfo& info) const {
-    if (!bad_) return;
-    throw UserError("'" + info.path + "': " + layout::labels_path(info.split) + "[" + std::to_string(index_) + "] is " +
-                    std::to_string(value_) + ", outside [0, " + std::to_string(num_classes_) +
-                    ") set by the root attribute '" + layout::kNumClasses + "'");
+    if (bad_) throw label_out_of_range(info, index_, value_);
   }
 
  private:

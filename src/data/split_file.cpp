@@ -20,16 +20,6 @@ constexpr const char* kMakeHint = " (make one with 'psbench data convert' or 'ps
   throw UserError("'" + path + "': " + problem);
 }
 
-void check_readable_hdf5(const std::string& path) {
-  std::error_code error;
-  const auto status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) fail(path, "no such file");
-  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not an HDF5 file");
-  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-  if (is_hdf5 < 0) fail(path, "cannot read the file: " + take_hdf5_error_text());
-  if (is_hdf5 == 0) fail(path, "not an HDF5 file");
-}
-
 bool path_exists(hid_t file, const std::string& object) {
   // H5Lexists needs every intermediate group to exist: test "/train" before "/train/images".
   std::size_t slash = 0;
@@ -76,14 +66,18 @@ int to_int_dimension(const std::string& path, const std::string& name, hsize_t v
   return static_cast<int>(value);
 }
 
-std::vector<double> channel_attribute(hid_t file, const std::string& path, const char* name, int channels) {
-  if (!has_attribute(file, name)) fail(path, std::string("lacks the root attribute '") + name + "'" + kMakeHint);
-  std::vector<double> values;
+// A numeric root attribute, or UserError naming the file when it is not one.
+std::vector<double> root_numbers(hid_t file, const std::string& path, const char* name) {
   try {
-    values = read_doubles_attribute(file, name);
+    return read_doubles_attribute(file, name);
   } catch (const SystemError& error) {
     fail(path, std::string("root attribute '") + name + "': " + error.what());
   }
+}
+
+std::vector<double> channel_attribute(hid_t file, const std::string& path, const char* name, int channels) {
+  if (!has_attribute(file, name)) fail(path, std::string("lacks the root attribute '") + name + "'" + kMakeHint);
+  const std::vector<double> values = root_numbers(file, path, name);
   if (values.size() != static_cast<std::size_t>(channels)) {
     fail(path, std::string("root attribute '") + name + "' has " + std::to_string(values.size()) +
                    " values but the images have " + std::to_string(channels) + " channels");
@@ -96,19 +90,14 @@ void read_attributes(hid_t file, SplitInfo& info) {
   if (!has_attribute(file, layout::kNumClasses)) {
     fail(path, std::string("lacks the root attribute '") + layout::kNumClasses + "'" + kMakeHint);
   }
-  std::vector<double> classes;
-  try {
-    classes = read_doubles_attribute(file, layout::kNumClasses);
-  } catch (const SystemError& error) {
-    fail(path, std::string("root attribute '") + layout::kNumClasses + "': " + error.what());
-  }
+  const std::vector<double> classes = root_numbers(file, path, layout::kNumClasses);
   if (classes.size() != 1 || classes[0] < 1 || classes[0] > std::numeric_limits<std::int32_t>::max() ||
       classes[0] != static_cast<double>(static_cast<std::int64_t>(classes[0]))) {
     fail(path, std::string("root attribute '") + layout::kNumClasses + "' must be one positive integer");
   }
   info.num_classes = static_cast<int>(classes[0]);
   if (has_attribute(file, layout::kShape)) {
-    const auto shape = read_doubles_attribute(file, layout::kShape);
+    const auto shape = root_numbers(file, path, layout::kShape);
     const std::vector<double> expected{static_cast<double>(info.shape.channels), static_cast<double>(info.shape.height),
                                        static_cast<double>(info.shape.width)};
     if (shape != expected) fail(path, "root attribute 'shape' does not match the images' C x H x W");
@@ -286,6 +275,22 @@ void SplitFile::close() {
   labels_.reset();
   label_type_.reset();
   check_status(file_.close(), "closing '" + info_.path + "'");
+}
+
+void check_readable_hdf5(const std::string& path) {
+  std::error_code error;
+  const auto status = std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status)) fail(path, "no such file");
+  if (std::filesystem::is_directory(status)) fail(path, "is a directory, not an HDF5 file");
+  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
+  if (is_hdf5 < 0) fail(path, "cannot read the file: " + take_hdf5_error_text());
+  if (is_hdf5 == 0) fail(path, "not an HDF5 file");
+}
+
+UserError label_out_of_range(const SplitInfo& info, std::uint64_t index, std::int32_t value) {
+  return UserError("'" + info.path + "': " + layout::labels_path(info.split) + "[" + std::to_string(index) + "] is " +
+                   std::to_string(value) + ", outside [0, " + std::to_string(info.num_classes) +
+                   ") set by the root attribute '" + layout::kNumClasses + "'");
 }
 
 SplitInfo read_split_info(const std::string& path, const std::string& split) {

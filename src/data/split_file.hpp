@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/error.hpp"
 #include "data/collective_transfer.hpp"
 #include "data/hdf5_handle.hpp"
 #include "data/loader.hpp"
@@ -75,6 +76,12 @@ class SplitFile {
   Datatype label_type_;                        // native type of the stored labels
   hid_t image_memory_type_ = H5I_INVALID_HID;  // predefined, never closed
 };
+
+/// Throws UserError unless path names an existing, readable HDF5 file (not a directory).
+void check_readable_hdf5(const std::string& path);
+
+/// The error for label `value` at sample `index` of info's split, outside [0, num_classes).
+UserError label_out_of_range(const SplitInfo& info, std::uint64_t index, std::int32_t value);
 
 /// Validates a split without keeping the file open (serial driver).
 SplitInfo read_split_info(const std::string& path, const std::string& split);

@@ -91,7 +91,8 @@ SyntheticGenerator::SyntheticGenerator(SampleShape shape, int num_classes, std::
       num_classes_(num_classes),
       seed_(seed),
       prototypes_(static_cast<std::size_t>(num_classes) * shape.values()) {
-  PSBENCH_CHECK(num_classes > 0 && shape.values() > 0) << "bad synthetic shape or class count";
+  // Every sample mixes in a prototype of another class, so there must be one.
+  PSBENCH_CHECK(num_classes >= 2 && shape.values() > 0) << "bad synthetic shape or class count";
   const std::size_t plane_size = static_cast<std::size_t>(shape.height) * static_cast<std::size_t>(shape.width);
   for (int channel = 0; channel < shape.channels; ++channel) {
     Xoshiro256 shared_rng(stream_key(seed, kPrototypeStream, static_cast<std::uint64_t>(channel)));

@@ -78,6 +78,4 @@ const float* Network::logits() const { return static_cast<const float*>(layers_.
 
 float* Network::diff_logits() const { return static_cast<float*>(layers_.back()->diff_dst().get_data_handle()); }
 
-std::size_t Network::scratchpad_bytes() const { return scratchpad_ ? scratchpad_.get_desc().get_size() : 0; }
-
 }  // namespace psbench::nn

@@ -30,8 +30,6 @@ class Network {
   [[nodiscard]] const float* logits() const;
   /// Where the loss gradient with respect to the logits goes, batch() x classes (training only).
   [[nodiscard]] float* diff_logits() const;
-  /// Bytes of the one scratchpad all primitives share.
-  [[nodiscard]] std::size_t scratchpad_bytes() const;
 
  private:
   int batch_;
