@@ -140,6 +140,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
   std::optional<Evaluation> evaluation;
   mpi::run_collectively(world, [&] {
     if (world.rank() != evaluator) return;
+    if (worker && worker->final_evaluation) {  // local mode evaluated the final parameters after the last epoch
+      evaluation = worker->final_evaluation;
+      return;
+    }
     const double start = monotonic_seconds();
     std::optional<data::Samples> test_split;
     if (!setup.test) test_split = data::load_split(options.data_path, "test");

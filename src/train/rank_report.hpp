@@ -22,6 +22,7 @@ struct WorkerReport {
   VisitCheck visits;               ///< visit counts' check
   std::vector<EpochTally> epochs;  ///< per-epoch tallies
   std::vector<std::optional<double>> epoch_test_accuracy;  ///< test accuracy after each epoch (local only)
+  std::optional<Evaluation> final_evaluation;              ///< local only: the last epoch's, of the final parameters
   data::LoadTiming load;                                   ///< what loading its partition cost
 };
 

@@ -133,6 +133,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
       context.trace.record(SliceKind::kEvaluate, start, monotonic_seconds());
       record.test_accuracy = evaluation.accuracy;
       report.epoch_test_accuracy.push_back(evaluation.accuracy);
+      report.final_evaluation = evaluation;
     }
     if (options.mode != Mode::kAsync && context.world.rank() == 0) {
       context.live_epochs.push_back(record);
