@@ -13,6 +13,11 @@ packages=(
   libbenchmark-dev libgtest-dev
   libcli11-dev nlohmann-json3-dev zlib1g-dev
   dataset-fashion-mnist
+  libsimgrid-dev
+  python3-matplotlib
+  slurm-wlm munge
+  clang libclang-rt-14-dev
+  iproute2
 )
 
 missing=()
