@@ -30,8 +30,10 @@ function(psbench_add_mpi_test name)
     if(used GREATER PSBENCH_CORES)
       set(used ${PSBENCH_CORES})
     endif()
+    # The gtest main's watchdog names the stalled rank and test before ctest's timeout would kill it silently.
+    math(EXPR deadline "${ARG_TIMEOUT} * 3 / 4")
     set_tests_properties(${name}.np${ranks} PROPERTIES PROCESSORS ${used} TIMEOUT ${ARG_TIMEOUT} LABELS mpi
-      ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+      ENVIRONMENT "${PSBENCH_MPI_TEST_ENV};PSBENCH_TEST_DEADLINE_S=${deadline}")
   endforeach()
 endfunction()
 

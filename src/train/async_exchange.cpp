@@ -8,7 +8,7 @@ class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
                 const ps::NodeLink* link)
-      : client_(world, topology, layout, link) {}
+      : client_(world, topology, layout, link), evaluates_(topology.worker_index() == 0) {}
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
@@ -18,12 +18,19 @@ class AsyncExchange final : public GradientExchange {
     header.samples = step.samples;
     header.last_of_epoch = step.last_of_epoch ? 1U : 0U;
     client_.push_pull(gradients, parameters, header, timer);
+    parameters_ = parameters;
   }
 
-  void finish() override { client_.finish(); }
+  // The first worker evaluates: the servers' final shards arrive in its parameters.
+  void finish() override {
+    client_.finish();
+    if (evaluates_) client_.receive_final_shards(parameters_);
+  }
 
  private:
   ps::WorkerClient client_;
+  bool evaluates_;
+  std::span<float> parameters_;  // the model's parameters, as every exchange passes them
 };
 
 }  // namespace

@@ -22,11 +22,8 @@ struct RoleContext {
   std::vector<EpochRecord>& live_epochs;  ///< epoch lines as printed (filled where the console prints)
 };
 
-/// Tag of the servers' final shards on their way to the evaluating worker (the ps protocol uses 101-104).
-inline constexpr int kTagFinalShard = 201;
-
 /// Serves one shard until every worker is done (async mode), then sends the final shard to the first
-/// worker (tag kTagFinalShard), which evaluates. The service time is Phase::kServerUpdate, the waiting
+/// worker, which evaluates. The service time is Phase::kServerUpdate, the waiting
 /// Phase::kServerIdle. Rank 0 prints an epoch line whenever all workers finish an epoch.
 ServerReport run_server(const RoleContext& context, RunSetup& setup);
 
