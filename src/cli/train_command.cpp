@@ -8,8 +8,9 @@
 #include "mpi/collective_error.hpp"
 #include "mpi/communicator.hpp"
 #include "ps/stall_watch.hpp"
-#include "train/fault_plan.hpp"
 #include "train/driver.hpp"
+#include "train/fault_plan.hpp"
+#include "train/output_check.hpp"
 #include "train/train_options.hpp"
 
 namespace psbench::cli {
@@ -73,6 +74,7 @@ void add_train_command(CLI::App& app) {
       options->read = read->empty() ? data::default_read_mode(options->io) : data::parse_read_mode(*read);
       if (!fault->empty()) options->fault = train::parse_fault(*fault);
       if (!straggler->empty()) options->straggler = train::parse_straggler(*straggler);
+      if (world.rank() == 0) train::check_output_paths(*options);  // rank 0 writes them, after training
     });
     ps::set_stall_timeout(options->stall_timeout);
     train::run_training(world, *options);
