@@ -8,6 +8,7 @@ import argparse
 import datetime
 import json
 import os
+import shlex
 import sys
 
 
@@ -43,7 +44,7 @@ def add_run(args):
         manifest = json.load(source)
     manifest["runs"].append({
         "file": args.file,
-        "command": args.command,
+        "command": shlex.join(args.command),
         "workers": args.workers,
         "servers": args.servers,
         "io": args.io,
@@ -68,18 +69,23 @@ def parse(argv):
     run = commands.add_parser("add-run")
     run.add_argument("--manifest", required=True)
     run.add_argument("--file", required=True)
-    run.add_argument("--command", required=True)
     run.add_argument("--workers", required=True, type=int)
     run.add_argument("--servers", required=True, type=int)
     run.add_argument("--io", required=True, choices=["sequential", "parallel"])
     run.add_argument("--exit-code", required=True, type=int)
+    run.add_argument("command", nargs=argparse.REMAINDER, help="after --: the run's command line, word by word")
     return parser.parse_args(argv)
 
 
 def main(argv):
     """Runs the subcommand."""
     args = parse(argv)
-    init(args) if args.action == "init" else add_run(args)
+    if args.action == "init":
+        init(args)
+        return
+    if args.command[:1] == ["--"]:
+        args.command = args.command[1:]
+    add_run(args)
 
 
 if __name__ == "__main__":

@@ -65,11 +65,9 @@ run_once() {
     --out "$outdir/$file" "${train_flags[@]}" "${extra_flags[@]}")
   say "run: $workers worker(s), $servers server(s), $io I/O -> $outdir/$file"
   "${command[@]}" || status=$?
-  local quoted
-  printf -v quoted '%q ' "${command[@]}"
   python3 "$root/jobs/lib/manifest.py" add-run --manifest "$outdir/manifest.json" --file "$file" \
-    --command "${quoted% }" --workers "$workers" --servers "$servers" --io "$io" \
-    --exit-code "$status" || die "cannot update '$outdir/manifest.json'"
+    --workers "$workers" --servers "$servers" --io "$io" --exit-code "$status" -- "${command[@]}" ||
+    die "cannot update '$outdir/manifest.json'"
   ((status == 0)) || say "run $file failed with exit code $status"
   return "$status"
 }
