@@ -2,8 +2,10 @@
 """Checks a job's results folder: manifest.json as CONTRACTS.md C fixes it, and every results file it lists.
 
 Usage: check_results.py DIR --scheduler S --job-id ID --nodes N [N...] --ranks-per-node R
-                        --git-commit C --launch PREFIX --run W:S:IO [--run ...]
+                        --git-commit C --launch PREFIX --run W:S:IO [--run ...] [--placed]
 Each --run names one expected run (workers, servers, I/O mode), in the order the job ran them.
+--placed also checks where the ranks ran (env.ranks_per_host): with several nodes, the servers alone
+on the first and the workers filling the others, ranks_per_node slots each, in order.
 Prints nothing and exits 0 when everything holds; otherwise prints the first mismatch and exits 1.
 """
 import argparse
@@ -38,6 +40,19 @@ def check_manifest(manifest, args):
     expect(len(manifest["runs"]) == len(args.run), f"{len(manifest['runs'])} runs, not {len(args.run)}")
 
 
+def expected_placement(nodes, slots, workers, servers):
+    """Ranks per host that the servers-on-their-own-node layout gives."""
+    if len(nodes) == 1:
+        return {nodes[0]: workers + servers}
+    placement = {nodes[0]: servers}
+    for node in nodes[1:]:
+        here = min(slots, workers)
+        if here > 0:
+            placement[node] = here
+        workers -= here
+    return placement
+
+
 def check_run(folder, run, expected, launch):
     """One run: its manifest entry and its results file."""
     workers, servers, io = expected.split(":")
@@ -60,6 +75,7 @@ def check_run(folder, run, expected, launch):
     expect(results["env"]["workers"] == workers, f"{name}: env.workers {results['env']['workers']}")
     expect(results["train"]["steps"] > 0, f"{name}: no training steps")
     expect(results["server"]["updates"] > 0, f"{name}: the servers applied no update")
+    return results, workers, servers
 
 
 def main():
@@ -73,6 +89,7 @@ def main():
     parser.add_argument("--git-commit", required=True)
     parser.add_argument("--launch", required=True, help="command prefix; RANKS stands for the rank count")
     parser.add_argument("--run", required=True, action="append")
+    parser.add_argument("--placed", action="store_true")
     args = parser.parse_args()
     path = os.path.join(args.folder, "manifest.json")
     expect(os.path.isfile(path), f"no manifest {path}")
@@ -80,7 +97,11 @@ def main():
         manifest = json.load(source)
     check_manifest(manifest, args)
     for run, expected in zip(manifest["runs"], args.run):
-        check_run(args.folder, run, expected, args.launch)
+        results, workers, servers = check_run(args.folder, run, expected, args.launch)
+        if args.placed:
+            wanted = expected_placement(args.nodes, args.ranks_per_node, workers, servers)
+            placed = results["env"]["ranks_per_host"]
+            expect(placed == wanted, f"{run['file']}: ranks per host {placed}, not {wanted}")
 
 
 if __name__ == "__main__":
