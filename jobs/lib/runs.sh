@@ -90,7 +90,8 @@ default_worker_counts() {
     counts+=("$count")
     count=$((count * 2))
   done
-  echo "${counts[*]} $capacity"
+  counts+=("$capacity")
+  echo "${counts[*]}"
 }
 
 # One run per worker count and I/O mode; fails at the end if any run failed.

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # jobs/lib/placement.sh: servers alone on the first node of several, workers filling the others in
-# order; one node holds both; Slurm's task lists and hostfiles read back; capacities and their errors.
+# order; one node holds both; Slurm's task lists and hostfiles read back; capacities and their errors;
+# a sweep's default worker counts.
 set -euo pipefail
 root="$1"
 job_name=placement_test
 source "$root/jobs/lib/job_common.sh"
 source "$root/jobs/lib/placement.sh"
+source "$root/jobs/lib/runs.sh"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
@@ -42,4 +44,8 @@ printf '# a comment\nhostA slots=4 max_slots=8\nhostB\nhostB\n\nhostA slots=2\n'
 read_hostfile "$work/hosts"
 expect "hostfile nodes" "${nodes[*]}" "hostA hostB"
 expect "hostfile slots" "${slots[*]}" "6 2"
+for pair in 1:"1" 2:"1 2" 4:"1 2 4" 6:"1 2 4 6" 32:"1 2 4 8 16 32"; do
+  capacity="${pair%%:*}"
+  expect "default workers for $capacity slots" "$(default_worker_counts)" "${pair#*:}"
+done
 echo "ok"

@@ -30,10 +30,10 @@ export PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" MODEL=mlp:16 EPOCHS=1 BATCH=3
 # The three jobs run at once; each waits for its own end. From $work, so Slurm's log lands there.
 cd "$work"
 submit() {
-  local name="$1"
+  local name="$1" status=0
   shift
-  timeout 120 sbatch --wait "$@" >"$work/$name.submit" 2>&1
-  echo $? >"$work/$name.status"
+  timeout 120 sbatch --wait "$@" >"$work/$name.submit" 2>&1 || status=$?
+  echo "$status" >"$work/$name.status"
 }
 submitters=()
 submit train "$root/jobs/slurm/train.sbatch" &
@@ -46,7 +46,7 @@ for name in train srun sweep; do
   for _ in $(seq 100); do grep -q "^Submitted batch job" "$work/$name.submit" 2>/dev/null && break; sleep 0.1; done
   jobs_submitted+=("$(sed -n 's/^Submitted batch job //p' "$work/$name.submit" 2>/dev/null)")
 done
-wait "${submitters[@]}"
+wait "${submitters[@]}" || true
 
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
 node="$(hostname -s)"
