@@ -50,7 +50,8 @@ prepare_data() {
     flock 9
     if [[ ! -s "$data" ]]; then
       say "data: converting Fashion-MNIST to $data (once)"
-      "$psbench" data convert --out "$data" >/dev/null || die "converting Fashion-MNIST to '$data' failed"
+      "$psbench" data convert --out "$data" >/dev/null ||
+        die "converting Fashion-MNIST to '$data' failed (above); convert it once with 'psbench data convert --from IDX_FOLDER --out $data', or set DATA"
     fi
   ) 9<"$folder" || exit $?
   say "data: $data (Fashion-MNIST)"
