@@ -37,7 +37,9 @@ start_results() {
   python3 "$root/jobs/lib/manifest.py" init --manifest "$outdir/manifest.json" --scheduler "$scheduler" \
     --job-id "$job_id" --nodes "${nodes[@]}" --ranks-per-node "$most" --git-commit "$(git_commit)" "${link[@]}" ||
     die "cannot write '$outdir/manifest.json'"
-  say "$scheduler job $job_id on ${#nodes[@]} node(s) (${nodes[*]}), ${slots[*]} rank(s) each; results in $outdir"
+  local layout=() i
+  for i in "${!nodes[@]}"; do layout+=("${nodes[i]}:${slots[i]}"); done
+  say "$scheduler job $job_id on ${#nodes[@]} node(s) (node:slots ${layout[*]}); results in $outdir"
 }
 
 # Sets `launch` to the launcher's command line for `workers` workers (hostfile written beside the results).
