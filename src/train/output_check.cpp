@@ -1,11 +1,13 @@
 #include "train/output_check.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 
+#include "common/atomic_file.hpp"
 #include "common/error.hpp"
 
 namespace psbench::train {
@@ -18,17 +20,20 @@ void check_writable_file(const std::string& path, const std::string& flag) {
     throw UserError(flag + " '" + path + "' is a folder: name a file, e.g. " +
                     (fs::path(path) / "results.json").string());
   }
-  fs::path folder = target.parent_path();
-  while (!fs::exists(folder, error) && folder.has_parent_path() && folder != folder.parent_path()) {
-    folder = folder.parent_path();
-  }
+  // The writer creates missing folders too; a probe file then proves that files can be made there.
+  const fs::path folder = target.parent_path();
+  fs::create_directories(folder, error);
   if (!fs::is_directory(folder, error)) {
-    throw UserError(flag + " '" + path + "' cannot be written: '" + folder.string() + "' is not a folder");
+    throw UserError(flag + " '" + path + "' cannot be written: cannot make folder '" + folder.string() + "'" +
+                    (error ? ": " + error.message() : ""));
   }
-  if (::access(folder.c_str(), W_OK | X_OK) != 0) {
-    throw UserError(flag + " '" + path + "' cannot be written: folder '" + folder.string() +
-                    "': " + std::strerror(errno));
+  const std::string probe = temporary_path_for(target.string()) + ".probe";
+  const int descriptor = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (descriptor < 0) {
+    throw UserError(flag + " '" + path + "' cannot be written: " + std::strerror(errno));
   }
+  ::close(descriptor);
+  ::unlink(probe.c_str());
 }
 
 void check_output_paths(const TrainOptions& options) {

@@ -6,8 +6,8 @@
 
 namespace psbench::train {
 
-/// Throws UserError unless path (given by flag) can be written as a file: it is not a folder, and its
-/// nearest existing ancestor is a folder this process may create files in (the writer makes the rest).
+/// Throws UserError unless path (given by flag) can be written as a file: it is not a folder, its folder
+/// exists or can be made (as the writer would), and a file can be created there (a probe, removed at once).
 void check_writable_file(const std::string& path, const std::string& flag);
 
 /// Checks every output path of options (--out, and --trace when set) before training starts.

@@ -22,8 +22,9 @@ row() {  # row NAME COMMAND...: runs it, prints | NAME | line | exit | seconds |
   "$@" >"$work/out.txt" 2>&1
   code=$?
   end=$(date +%s.%N)
-  line=$(grep -m1 -E "psbench: (error|injected)|^  Process name|^mpirun|^MPI_ABORT" "$work/out.txt" | cut -c1-200)
-  if grep -q "Process name" "$work/out.txt"; then
+  line=$( (grep -m1 "psbench: injected" "$work/out.txt"; grep -m1 "psbench: error" "$work/out.txt") | paste -sd ';' |
+    cut -c1-260)
+  if ((code == 137)); then
     line="$line; mpirun: $(grep -m1 'Process name' "$work/out.txt" | xargs), $(grep -m1 'Exit code' "$work/out.txt" | xargs)"
   fi
   printf '| %s | `%s` | %s | %.1f |\n' "$name" "${line//|/\\|}" "$code" "$(echo "$end - $start" | bc)"
@@ -37,9 +38,9 @@ row "--data missing file" $run --data "$work/none.h5" --out "$work/r.json"
 row "--data not HDF5" $run --data "$work/text.h5" --out "$work/r.json"
 row "--out is a folder" $run --data "$work/f600.h5" --out "$work/folder"
 row "--out under a file" $run --data "$work/f600.h5" --out "$work/text.h5/r.json"
-row "--out on a read-only file system" $run --data "$work/f600.h5" --out /proc/psbench/r.json
+row "--out where no folder can be made" $run --data "$work/f600.h5" --out /proc/psbench/r.json
 row "--trace is a folder" $run $ok --trace "$work/folder"
-row "--batch 0" $run $ok --batch 0
+row "--batch given twice" $run $ok --batch 0
 row "--servers 3 of 3 ranks" $run $ok --servers 3
 row "--inject-fault unknown kind" $run $ok --inject-fault explode:rank=1
 row "--inject-fault rank outside the job" $run $ok --inject-fault crash:rank=7,step=1
