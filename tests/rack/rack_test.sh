@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# The virtual rack (jobs/rack/rack.sh), for real: a 3-node rack at 1 Gbit/s in network namespaces.
+# Usage: rack_test.sh CASE ROOT PSBENCH PING_PONG, CASE one of
+#   ping_pong     a raw MPI round trip of 1 MiB between two nodes moves at the shaped rate, within 15%
+#   training      1 server + 2 workers train over messages across the nodes: right update counts, and the
+#                 server's time per update is the link's time for one gradient each way, within 20%
+#   down_clean    down after a clean run leaves no namespace, link, name file, state or process behind
+#   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
+# Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
+set -euo pipefail
+case_name="$1"
+root="$2"
+psbench="$3"
+ping_pong="$4"
+rack="$root/jobs/rack/rack.sh"
+name="t$(($$ % 100000))"
+work="$(mktemp -d)"
+trap '"$rack" down --name "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+skip_unless_namespaces() {
+  [[ $(id -u) -eq 0 ]] || { echo "skipped: the rack needs root (network namespaces)"; exit 77; }
+  ip netns add "psr-$name-probe" 2>/dev/null || { echo "skipped: cannot create network namespaces here"; exit 77; }
+  ip netns del "psr-$name-probe"
+}
+
+# Nothing of rack $name may remain: namespaces, root-namespace links, /etc/netns entries, state, processes.
+assert_nothing_left() {
+  local left
+  left="$(ip netns list | grep "^psr-$name-" || true)"
+  [[ -z "$left" ]] || fail "namespaces left: $left"
+  left="$(ip -o link show | grep "psr-$name-" || true)"
+  [[ -z "$left" ]] || fail "links left in the root namespace: $left"
+  left="$(ls -d /etc/netns/psr-"$name"-* /run/psr-"$name" 2>/dev/null || true)"
+  [[ -z "$left" ]] || fail "files left: $left"
+  for pid in "$@"; do  # a zombie has ended: only its parent's wait (or init's) remains
+    [[ ! -e /proc/$pid ]] || [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" == Z ]] ||
+      fail "process $pid ($(tr '\0' ' ' <"/proc/$pid/cmdline")) outlived down"
+  done
+}
+
+rack_pids() {
+  for ns in $(ip netns list | awk '{print $1}' | grep "^psr-$name-"); do ip netns pids "$ns"; done
+}
+
+# How many ping-pong ranks run inside the rack's node namespaces.
+ranks_on_nodes() {
+  local count=0
+  for pid in $(rack_pids); do
+    [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$(readlink -f "$ping_pong")" ]] && count=$((count + 1))
+  done
+  echo "$count"
+}
+
+case_ping_pong() {
+  # A small bucket (200 us of the rate, 25 KB) so that the first bytes of a 1 MiB message do not pass free.
+  "$rack" up 3 --rate 1gbit --burst-us 200 --name "$name" >/dev/null
+  local out
+  out="$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)"
+  echo "$out"
+  python3 - "$out" <<'PY'
+import json, sys
+result = json.loads(sys.argv[1])
+ratio = result["bits_per_s"] / 1e9
+print(f"1 MiB round trip {result['round_trip_s'] * 1e3:.2f} ms: {ratio:.3f} of 1 Gbit/s")
+assert abs(ratio - 1) <= 0.15, f"the round trip moved at {ratio:.3f} of the shaped rate, not within 15%"
+PY
+}
+
+case_training() {
+  "$psbench" data synth --samples 640 --shape 1,28,28 --classes 10 --out "$work/synth.h5" >/dev/null
+  "$rack" up 3 --rate 1gbit --burst-us 200 --name "$name" >/dev/null
+  # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
+  PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
+    --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
+    --out "$work/run.json"
+  python3 - "$work/run.json" "$name" <<'PY'
+import json, sys
+run, name = json.load(open(sys.argv[1])), sys.argv[2]
+assert run["config"]["intra_node"] == "messages", run["config"]
+hosts = sorted(run["env"]["hosts"])
+assert hosts == [f"psr-{name}-n{i}" for i in (1, 2, 3)], f"ranks did not run one per node: {hosts}"
+workers = [r for r in run["per_rank"] if r["role"] == "worker"]
+servers = [r for r in run["per_rank"] if r["role"] == "server"]
+steps = sum(w["worker"]["steps"] for w in workers)
+assert len(workers) == 2 and len(servers) == 1 and steps > 0
+assert run["server"]["updates"] == steps * len(servers), (run["server"]["updates"], steps)
+assert servers[0]["server"]["updates"] == steps
+link_s = run["model"]["parameter_bytes"] * 8 / 1e9
+per_update = servers[0]["server"]["service_s"] / steps
+print(f"{steps} updates; the server's service time per update {per_update * 1e3:.1f} ms, "
+      f"the 1 Gbit/s link's time for one gradient {link_s * 1e3:.1f} ms: ratio {per_update / link_s:.3f}")
+assert abs(per_update / link_s - 1) <= 0.20, "the push/pull time does not match the link rate within 20%"
+for w in workers:
+    exchange = (w["phases"]["push"] + w["phases"]["pull"]) / w["worker"]["steps"]
+    assert exchange >= 0.8 * link_s, f"a worker's push + pull ({exchange:.4f} s) beat the link ({link_s:.4f} s)"
+PY
+}
+
+case_down_clean() {
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >/dev/null
+  "$rack" down --name "$name"
+  assert_nothing_left
+  echo "down after a clean run left nothing"
+}
+
+case_down_killed() {
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 100000 >/dev/null 2>&1 &
+  local run_pid=$! pids i
+  for ((i = 0; i < 100; i++)); do  # until both ranks run on their nodes
+    [[ $(ranks_on_nodes) -ge 2 ]] && break
+    sleep 0.2
+  done
+  ((i < 100)) || fail "the run never started"
+  pids="$(rack_pids | sort -u | tr '\n' ' ')"
+  kill -KILL "$run_pid"
+  wait "$run_pid" 2>/dev/null || true
+  "$rack" down --name "$name"
+  # shellcheck disable=SC2086
+  assert_nothing_left $pids
+  echo "down after a run killed midway left nothing (it ended: $pids)"
+  "$rack" up 40 --rate 1gbit --name "$name" >/dev/null 2>&1 &
+  local up_pid=$!
+  for ((i = 0; i < 200; i++)); do
+    [[ $(ip netns list | grep -c "^psr-$name-") -ge 4 ]] && break
+    sleep 0.05
+  done
+  kill -KILL "$up_pid"
+  wait "$up_pid" 2>/dev/null || true
+  ((i < 200)) || fail "up never made its first namespaces"
+  "$rack" down --name "$name"
+  assert_nothing_left
+  echo "down after an up killed midway left nothing"
+}
+
+skip_unless_namespaces
+"case_$case_name"
