@@ -55,7 +55,7 @@ shape() {
   local burst
   burst="$(burst_bytes "$rate" "$burst_us")"
   tc -n "$ns" qdisc add dev "$dev" root handle 1: tbf rate "$rate" burst "$burst" latency 100ms
-  if [[ "$delay" != 0 && "$delay" != 0ms && "$delay" != 0us ]]; then
+  if [[ "$delay" != 0ms ]]; then
     tc -n "$ns" qdisc add dev "$dev" parent 1:1 handle 10: netem delay "$delay" limit 100000
   fi
 }
@@ -66,13 +66,6 @@ check_netem() {
   tc -n "$ns" qdisc add dev lo root netem delay 1ms 2>/dev/null ||
     die "--delay needs the kernel's netem qdisc (CONFIG_NET_SCH_NETEM), which this kernel lacks; use --delay 0"
   tc -n "$ns" qdisc del dev lo root
-}
-
-# Runs COMMAND... inside namespace NS with its own host name NS (a UTS namespace), as a node of a rack would.
-in_node() {
-  local ns="$1"
-  shift
-  ip netns exec "$ns" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$ns" "$@"
 }
 
 # A namespace with loopback up and no IPv6 (Open MPI would otherwise also try the link-local addresses).
@@ -130,7 +123,7 @@ EOF
 }
 
 cmd_up() {
-  local nodes="" rate="" delay=0ms server_rate="" servers=1 burst_us=4000 name=rack
+  local nodes="" rate="" delay=0ms server_rate="" servers=1 burst_us=1000 name=rack
   [[ $# -gt 0 && "$1" != -* ]] && { nodes="$1"; shift; }
   while [[ $# -gt 0 ]]; do
     case "$1" in
@@ -159,12 +152,16 @@ cmd_up() {
 build_rack() {
   local name="$1" nodes="$2" rate="$3" delay="$4" server_rate="$5" servers="$6" burst_us="$7"
   local switch dir i node_rate
-  trap 'echo "rack: error: up failed; removing what it made" >&2; remove_rack "$name"' ERR
+  trap 'echo "rack: up failed; removing what it made" >&2; remove_rack "$name"' EXIT
   switch="$(ns_switch "$name")"
   dir="$(state_dir "$name")"
   mkdir -p "$dir"
   make_namespace "$switch"
-  [[ "$delay" =~ ^0+(\.0+)?(us|ms)$ ]] && delay=0ms || check_netem "$switch"
+  if [[ "$delay" =~ ^0+(\.0+)?(us|ms)$ ]]; then
+    delay=0ms
+  else
+    check_netem "$switch"
+  fi
   ip -n "$switch" link add "$prefix-$name-br" type bridge stp_state 0 forward_delay 0
   ip -n "$switch" link set "$prefix-$name-br" up
   make_namespace "$(ns_head "$name")"
@@ -177,7 +174,7 @@ build_rack() {
   done
   write_names "$name" "$nodes" "$dir"
   write_state "$name" "$nodes" "$rate" "$delay" "$server_rate" "$servers" "$burst_us" "$dir"
-  trap - ERR
+  trap - EXIT
   echo "rack: $nodes node(s) up as $prefix-$name-n1..n$nodes at $rate (servers' $servers node(s): $server_rate)," \
     "delay $delay; hostfile $dir/hostfile"
 }
@@ -192,6 +189,7 @@ remove_rack() {
   for signal in TERM KILL; do
     pids="$(for ns in $namespaces; do ip netns pids "$ns" 2>/dev/null; done | sort -u)"
     [[ -z "$pids" ]] && break
+    # shellcheck disable=SC2086  # one argument per pid
     kill -s "$signal" $pids 2>/dev/null || true
     sleep 0.5
   done
@@ -227,7 +225,10 @@ cmd_mpirun() {
   dir="$(state_dir "$name")"
   [[ -r "$dir/hostfile" ]] || die "no rack '$name' is up (no $dir/hostfile); run 'rack.sh up' first"
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  in_node "$(ns_head "$name")" mpirun --hostfile "$dir/hostfile" --mca plm_rsh_agent "$here/agent.sh" \
+  local head
+  head="$(ns_head "$name")"
+  # exec all the way down, so that a signal to this script (a timeout, a kill) reaches mpirun itself.
+  exec ip netns exec "$head" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$head" mpirun --hostfile "$dir/hostfile" --mca plm_rsh_agent "$here/agent.sh" \
     --mca plm_rsh_no_tree_spawn 1 --mca btl tcp,self --mca btl_tcp_if_include "$(if_rack "$name")" \
     --mca oob_tcp_if_include "$(if_rack "$name")" --bind-to none "$@"
 }

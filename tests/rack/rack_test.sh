@@ -58,7 +58,7 @@ ranks_on_nodes() {
 
 case_ping_pong() {
   # A small bucket (200 us of the rate, 25 KB) so that the first bytes of a 1 MiB message do not pass free.
-  "$rack" up 3 --rate 1gbit --burst-us 200 --name "$name" >/dev/null
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   local out
   out="$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)"
   echo "$out"
@@ -73,7 +73,7 @@ PY
 
 case_training() {
   "$psbench" data synth --samples 640 --shape 1,28,28 --classes 10 --out "$work/synth.h5" >/dev/null
-  "$rack" up 3 --rate 1gbit --burst-us 200 --name "$name" >/dev/null
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
   PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
     --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
