@@ -12,6 +12,8 @@
 #   OUTDIR [results/rack-<date>]  NAME  the rack's name [sweep]  PSBENCH  the binary [build/release or build/default]
 #   SPIN_US [0]  PSBENCH_SPIN_US of every rank: the rack's nodes share this machine's cores, so waits back off
 #   RUN_TIMEOUT [600]  seconds a run may take before it is ended (its exit code is then 124)
+#   MPIRUN_FLAGS  more mpirun options, e.g. "--mca btl_tcp_eager_limit 1048576 --mca btl_tcp_rndv_eager_limit
+#             1048576" (docs/rack.md: what the TCP eager limit does to push and pull)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -81,6 +83,7 @@ if [[ -z "${DATA:-}" ]]; then
 fi
 [[ -r "$data" ]] || die "dataset '$data' is not readable"
 
+read -r -a mpirun_flags <<<"${MPIRUN_FLAGS:-}"
 burst=()
 [[ -n "${BURST_US:-}" ]] && burst=(--burst-us "$BURST_US")
 trap '"$rack" down --name "$name"' EXIT
@@ -94,7 +97,7 @@ started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 failed=0
 for workers in $workers_list; do
   file="w${workers}-s${servers}-${io}.json"
-  command=("$rack" mpirun --name "$name" -np $((servers + workers)) -x PSBENCH_SPIN_US "$psbench" train
+  command=("$rack" mpirun --name "$name" -np $((servers + workers)) -x PSBENCH_SPIN_US "${mpirun_flags[@]}" "$psbench" train
     --data "$data" --model "${MODEL:-mlp:1024,1024}" --servers "$servers" --intra-node messages --io "$io"
     --epochs "${EPOCHS:-1}" --batch "${BATCH:-16}" --quiet --out "$outdir/$file" "$@")
   echo "rack sweep: $servers server(s) at $server_rate, $workers worker(s) at $rate -> $outdir/$file"

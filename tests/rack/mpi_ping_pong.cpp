@@ -2,7 +2,6 @@
 // Usage: mpi_ping_pong BYTES ROUNDS. Rank 0 prints one JSON line: bytes, the median round trip in seconds, and the
 // rate that round trip implies (2 * BYTES * 8 / seconds, bits per second: the message crosses the link each way).
 #include <mpi.h>
-
 #include <time.h>
 
 #include <algorithm>

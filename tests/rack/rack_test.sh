@@ -3,7 +3,7 @@
 # Usage: rack_test.sh CASE ROOT PSBENCH PING_PONG, CASE one of
 #   ping_pong     a raw MPI round trip of 1 MiB between two nodes moves at the shaped rate, within 15%
 #   training      1 server + 2 workers train over messages across the nodes: right update counts, and the
-#                 server's time per update is the link's time for one gradient each way, within 20%
+#                 server's time per update is the link's time for one push and one pull, within 20%
 #   down_clean    down after a clean run leaves no namespace, link, name file, state or process behind
 #   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
@@ -57,16 +57,20 @@ ranks_on_nodes() {
 }
 
 case_ping_pong() {
-  # A small bucket (200 us of the rate, 25 KB) so that the first bytes of a 1 MiB message do not pass free.
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
-  local out
-  out="$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)"
-  echo "$out"
-  python3 - "$out" <<'PY'
-import json, sys
-result = json.loads(sys.argv[1])
-ratio = result["bits_per_s"] / 1e9
-print(f"1 MiB round trip {result['round_trip_s'] * 1e3:.2f} ms: {ratio:.3f} of 1 Gbit/s")
+  # Three launches of 20 round trips: the median of their medians, so that one launch slowed by other
+  # work on the machine's two cores does not decide the figure.
+  local runs=()
+  for _ in 1 2 3; do
+    runs+=("$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)")
+    echo "${runs[-1]}"
+  done
+  python3 - "${runs[@]}" <<'PY'
+import json, statistics, sys
+results = [json.loads(text) for text in sys.argv[1:]]
+seconds = statistics.median(result["round_trip_s"] for result in results)
+ratio = 2 * 8 * 1048576 / seconds / 1e9
+print(f"1 MiB round trip {seconds * 1e3:.2f} ms (median of {len(results)} launches): {ratio:.3f} of 1 Gbit/s")
 assert abs(ratio - 1) <= 0.15, f"the round trip moved at {ratio:.3f} of the shaped rate, not within 15%"
 PY
 }
@@ -90,10 +94,13 @@ steps = sum(w["worker"]["steps"] for w in workers)
 assert len(workers) == 2 and len(servers) == 1 and steps > 0
 assert run["server"]["updates"] == steps * len(servers), (run["server"]["updates"], steps)
 assert servers[0]["server"]["updates"] == steps
-link_s = run["model"]["parameter_bytes"] * 8 / 1e9
+# Open MPI's TCP transport sends each 256 KiB chunk by rendezvous, and the handshake of the next push chunk
+# queues behind the pull chunks on the same connection: push and pull cross the link one after the other,
+# so one update holds the server's link for the gradient's bytes in plus the shard's bytes out (docs/rack.md).
+link_s = 2 * run["model"]["parameter_bytes"] * 8 / 1e9
 per_update = servers[0]["server"]["service_s"] / steps
 print(f"{steps} updates; the server's service time per update {per_update * 1e3:.1f} ms, "
-      f"the 1 Gbit/s link's time for one gradient {link_s * 1e3:.1f} ms: ratio {per_update / link_s:.3f}")
+      f"the 1 Gbit/s link's time for one push and one pull {link_s * 1e3:.1f} ms: ratio {per_update / link_s:.3f}")
 assert abs(per_update / link_s - 1) <= 0.20, "the push/pull time does not match the link rate within 20%"
 for w in workers:
     exchange = (w["phases"]["push"] + w["phases"]["pull"]) / w["worker"]["steps"]
