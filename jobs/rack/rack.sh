@@ -126,6 +126,7 @@ cmd_up() {
   local nodes="" rate="" delay=0ms server_rate="" servers=1 burst_us=1000 name=rack
   [[ $# -gt 0 && "$1" != -* ]] && { nodes="$1"; shift; }
   while [[ $# -gt 0 ]]; do
+    [[ $# -ge 2 ]] || die "up: '$1' needs a value"
     case "$1" in
       --rate) rate="${2:-}"; shift 2 ;;
       --delay) delay="${2:-}"; shift 2 ;;
@@ -152,7 +153,7 @@ cmd_up() {
 build_rack() {
   local name="$1" nodes="$2" rate="$3" delay="$4" server_rate="$5" servers="$6" burst_us="$7"
   local switch dir i node_rate
-  trap 'echo "rack: up failed; removing what it made" >&2; remove_rack "$name"' EXIT
+  trap 'remove_rack "$name"' EXIT  # a failed or interrupted up removes what it made
   switch="$(ns_switch "$name")"
   dir="$(state_dir "$name")"
   mkdir -p "$dir"

@@ -6,6 +6,9 @@
 #                 server's time per update is the link's time for one push and one pull, within 20%
 #   down_clean    down after a clean run leaves no namespace, link, name file, state or process behind
 #   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
+#   sweep         jobs/rack/sweep.sh writes one results file per worker count, servers on their own nodes, and
+#                 the manifest of CONTRACTS.md C (scheduler "rack", the link's rate and delay), then takes it down
+#   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
 case_name="$1"
@@ -144,6 +147,53 @@ case_down_killed() {
   "$rack" down --name "$name"
   assert_nothing_left
   echo "down after an up killed midway left nothing"
+}
+
+case_sweep() {
+  PSBENCH="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
+    OUTDIR="$work/out" "$root/jobs/rack/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
+  assert_nothing_left
+  python3 - "$work/out" "$name" <<'PY'
+import json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+manifest = json.load(open(os.path.join(out, "manifest.json")))
+assert manifest["format"] == 1 and manifest["scheduler"] == "rack", manifest
+assert manifest["link"]["rate"] == "1gbit" and manifest["link"]["delay"] == "0ms", manifest["link"]
+assert manifest["nodes"] == [f"psr-{name}-n{i}" for i in (1, 2, 3)] and manifest["ranks_per_node"] == 1
+assert [(r["workers"], r["servers"], r["exit_code"]) for r in manifest["runs"]] == [(1, 1, 0), (2, 1, 0)]
+for entry in manifest["runs"]:
+    run = json.load(open(os.path.join(out, entry["file"])))
+    assert entry["file"] == f"w{entry['workers']}-s1-sequential.json", entry["file"]
+    assert run["env"]["workers"] == entry["workers"] and run["config"]["intra_node"] == "messages"
+    assert run["per_rank"][0]["role"] == "server" and run["per_rank"][0]["host"] == f"psr-{name}-n1"
+    hosts = [r["host"] for r in run["per_rank"]]
+    assert len(set(hosts)) == len(hosts), f"two ranks on one node: {hosts}"
+PY
+  echo "the sweep wrote its results and manifest and left nothing"
+}
+
+# RUN must fail with exit 2 and exactly one line, "rack: error: ...", and leave no rack behind.
+expect_error() {
+  local code=0 output
+  output="$("$@" 2>&1)" || code=$?
+  [[ $code -eq 2 && $(wc -l <<<"$output") -eq 1 && "$output" == "rack: error: "* ]] ||
+    fail "'$*' gave exit $code and: $output"
+  assert_nothing_left
+}
+
+case_bad_input() {
+  expect_error "$rack" up 3 --rate 1gbyte --name "$name"
+  expect_error "$rack" up 0 --rate 1gbit --name "$name"
+  expect_error "$rack" up 3 --name "$name"
+  expect_error "$rack" up 3 --rate
+  expect_error "$rack" up 3 --rate 1gbit --servers 4 --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --delay fast --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --colour red --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --name "Bad!"
+  expect_error "$rack" mpirun --name "$name" -np 2 true
+  expect_error "$rack" down --name "a/b"
+  expect_error "$rack" frobnicate
+  echo "every malformed command failed with one error line and left nothing"
 }
 
 skip_unless_namespaces
