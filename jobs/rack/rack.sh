@@ -5,7 +5,8 @@
 # Everything it makes is named psr-NAME-*; nothing in the root namespace gets an address, a route or a link.
 #
 # Usage (as root):
-#   jobs/rack/rack.sh up N --rate R [--delay D] [--server-rate R2] [--servers S] [--burst B] [--name NAME]
+#   jobs/rack/rack.sh up N --rate R [--delay D] [--server-rate R2] [--servers S] [--burst-us B]
+#                          [--name NAME]
 #   jobs/rack/rack.sh down [--name NAME | --all]
 #   jobs/rack/rack.sh mpirun [--name NAME] MPIRUN-ARGS...   mpirun from the head node, TCP over the rack only
 #   jobs/rack/rack.sh show [--name NAME]                    the rack's state file (JSON)
@@ -30,10 +31,12 @@ ns_node() { echo "$prefix-$1-n$2"; }
 if_rack() { echo "$prefix-$1-if"; }
 state_dir() { echo "/run/$prefix-$1"; }
 
+# Rack names are short: a 15-character interface name must hold psr-NAME-p200.
 check_name() {
   [[ "$1" =~ ^[a-z0-9]{1,6}$ ]] || die "rack name '$1' must be 1 to 6 of [a-z0-9]"
 }
 
+# FLAG RATE: RATE must be a tc rate in bits per second.
 check_rate() {
   [[ "$2" =~ ^[0-9]+(\.[0-9]+)?(bit|kbit|mbit|gbit)$ ]] || die "$1 '$2' is not a tc rate such as 1gbit or 500mbit"
 }
@@ -107,11 +110,13 @@ write_names() {
   done
 }
 
+# The node namespaces of rack NAME with N nodes.
 node_namespaces() {
   local i
   for ((i = 1; i <= $2; i++)); do ns_node "$1" "$i"; done
 }
 
+# rack.json: what up made, for show, the sweep and the manifest.
 write_state() {
   local name="$1" nodes="$2" rate="$3" delay="$4" server_rate="$5" servers="$6" burst_us="$7" dir="$8"
   cat >"$dir/rack.json.tmp" <<EOF
@@ -122,6 +127,7 @@ EOF
   mv "$dir/rack.json.tmp" "$dir/rack.json"
 }
 
+# up: checks every argument before it makes anything.
 cmd_up() {
   local nodes="" rate="" delay=0ms server_rate="" servers=1 burst_us=1000 name=rack
   [[ $# -gt 0 && "$1" != -* ]] && { nodes="$1"; shift; }
@@ -150,6 +156,7 @@ cmd_up() {
   build_rack "$name" "$nodes" "$rate" "$delay" "$server_rate" "$servers" "$burst_us"
 }
 
+# Makes the switch, the head and the nodes, then the names and the state; removes it all if any step fails.
 build_rack() {
   local name="$1" nodes="$2" rate="$3" delay="$4" server_rate="$5" servers="$6" burst_us="$7"
   local switch dir i node_rate
@@ -204,6 +211,7 @@ remove_rack() {
   return 0
 }
 
+# down [--name NAME | --all].
 cmd_down() {
   local name=rack
   case "${1:-}" in
@@ -234,6 +242,7 @@ cmd_mpirun() {
     --mca oob_tcp_if_include "$(if_rack "$name")" --bind-to none "$@"
 }
 
+# show: prints rack.json.
 cmd_show() {
   local name=rack
   [[ "${1:-}" == --name ]] && name="${2:-}"
