@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarises rack sweeps (jobs/rack/sweep.sh) as the markdown table of docs/rack.md.
 
-Usage: jobs/rack/summarize.py SWEEP_DIR... (each holding manifest.json and its results files; sweeps of the
+Usage: jobs/rack/summarize.py SWEEP_DIR... (each holding manifest.json, rack.json and its results files; sweeps of the
 same link, servers and worker count are repetitions: the table lists every run's samples/s and the medians).
 """
 import json
@@ -31,7 +31,10 @@ def collect(sweeps):
     groups = {}
     for sweep in sweeps:
         manifest = json.load(open(os.path.join(sweep, "manifest.json")))
-        link = manifest["link"]
+        link = dict(manifest["link"])
+        made = os.path.join(sweep, "rack.json")  # the rack as made: its servers' rate
+        if os.path.exists(made):
+            link["server_rate"] = json.load(open(made))["server_rate"]
         for entry in manifest["runs"]:
             if entry["exit_code"] != 0:
                 print(f"skipped {sweep}/{entry['file']}: exit code {entry['exit_code']}", file=sys.stderr)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A worker sweep on the virtual rack: brings up a rack with the servers on nodes of their own (n1..nS) and one
 # worker per node after them, runs psbench train once per worker count over messages (TCP between the nodes),
-# writes one results file per run and the manifest (CONTRACTS.md C: scheduler "rack", the link's rate and delay),
-# and takes the rack down at the end, also when a run fails or the sweep is killed.
+# writes one results file per run, the manifest (CONTRACTS.md C: scheduler "rack", the link's rate and delay) and
+# rack.json (the rack as made, with the servers' rate), and takes the rack down at the end, also when a run fails or the sweep is killed.
 #
 # Usage (as root): jobs/rack/sweep.sh [extra psbench train flags...]
 # Environment (defaults in brackets):
@@ -36,26 +36,12 @@ find_psbench() {
   done
 }
 
-# The manifest (CONTRACTS.md C), rewritten atomically after every run from the runs' tab-separated lines.
-write_manifest() {
-  python3 - "$outdir" "$name-$$" "$nodes_json" "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
-    "$started" "$rate" "$delay" "$server_rate" <<'PY'
-import json, os, sys
-outdir, job_id, nodes, commit, started, rate, delay, server_rate = sys.argv[1:9]
-runs = []
-with open(os.path.join(outdir, "runs.tsv")) as lines:
-    for line in lines:
-        file, command, workers, servers, io, code = line.rstrip("\n").split("\t")
-        runs.append({"file": file, "command": command, "workers": int(workers), "servers": int(servers),
-                     "io": io, "exit_code": int(code)})
-manifest = {"format": 1, "scheduler": "rack", "job_id": job_id, "nodes": json.loads(nodes), "ranks_per_node": 1,
-            "git_commit": commit, "started": started,
-            "link": {"rate": rate, "delay": delay, "server_rate": server_rate}, "runs": runs}
-path = os.path.join(outdir, "manifest.json")
-with open(path + ".tmp", "w") as out:
-    json.dump(manifest, out, indent=1)
-os.replace(path + ".tmp", path)
-PY
+# The manifest (CONTRACTS.md C) through the jobs' own writer (jobs/lib/manifest.py), which renames each version
+# into place, so a sweep killed midway leaves a manifest of the runs that finished.
+start_manifest() {
+  python3 "$root/jobs/lib/manifest.py" init --manifest "$outdir/manifest.json" --scheduler rack \
+    --job-id "$name-$$" --nodes "${nodes[@]}" --ranks-per-node 1 \
+    --git-commit "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" --link-rate "$rate" --link-delay "$delay"
 }
 
 psbench="$(find_psbench)"
@@ -69,6 +55,7 @@ workers_list="${WORKERS:-1 2 3 4}"
 io="${IO:-sequential}"
 name="${NAME:-sweep}"
 outdir="${OUTDIR:-$root/results/rack-$(date +%Y%m%d-%H%M%S)}"
+[[ "$io" =~ ^(sequential|parallel)$ ]] || die "IO must be sequential or parallel, got '$io'"
 [[ "$servers" =~ ^[1-9][0-9]*$ ]] || die "SERVERS must be a positive count, got '$servers'"
 max_workers=0
 for w in $workers_list; do
@@ -90,10 +77,9 @@ trap '"$rack" down --name "$name"' EXIT
 "$rack" up $((servers + max_workers)) --rate "$rate" --server-rate "$server_rate" --delay "$delay" \
   --servers "$servers" --name "$name" "${burst[@]}"
 delay="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["delay"])' "/run/psr-$name/rack.json")"
-nodes_json="$(python3 -c 'import json, sys; print(json.dumps([l.split()[0] for l in open(sys.argv[1])]))' \
-  "/run/psr-$name/hostfile")"
-started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-: >"$outdir/runs.tsv"
+mapfile -t nodes < <(awk '{print $1}' "/run/psr-$name/hostfile")
+cp "/run/psr-$name/rack.json" "$outdir/rack.json"  # the rack as made: server rate, bucket, interface, addresses
+start_manifest
 failed=0
 for workers in $workers_list; do
   file="w${workers}-s${servers}-${io}.json"
@@ -104,9 +90,8 @@ for workers in $workers_list; do
   code=0
   PSBENCH_SPIN_US="${SPIN_US:-0}" timeout "${RUN_TIMEOUT:-600}" "${command[@]}" || code=$?
   ((code == 0)) || failed=1
-  printf '%s\t%s\t%d\t%d\t%s\t%d\n' "$file" "${command[*]}" "$workers" "$servers" "$io" "$code" >>"$outdir/runs.tsv"
-  write_manifest
+  python3 "$root/jobs/lib/manifest.py" add-run --manifest "$outdir/manifest.json" --file "$file" \
+    --workers "$workers" --servers "$servers" --io "$io" --exit-code "$code" -- "${command[@]}"
 done
-rm -f "$outdir/runs.tsv"
 echo "rack sweep: results and manifest.json in $outdir"
 exit "$failed"

@@ -160,6 +160,8 @@ manifest = json.load(open(os.path.join(out, "manifest.json")))
 assert manifest["format"] == 1 and manifest["scheduler"] == "rack", manifest
 assert manifest["link"]["rate"] == "1gbit" and manifest["link"]["delay"] == "0ms", manifest["link"]
 assert manifest["nodes"] == [f"psr-{name}-n{i}" for i in (1, 2, 3)] and manifest["ranks_per_node"] == 1
+made = json.load(open(os.path.join(out, "rack.json")))
+assert made["server_rate"] == "1gbit" and made["servers"] == 1 and made["nodes"] == 3, made
 assert [(r["workers"], r["servers"], r["exit_code"]) for r in manifest["runs"]] == [(1, 1, 0), (2, 1, 0)]
 for entry in manifest["runs"]:
     run = json.load(open(os.path.join(out, entry["file"])))
