@@ -9,6 +9,7 @@
 #                          [--name NAME]
 #   jobs/rack/rack.sh down [--name NAME | --all]
 #   jobs/rack/rack.sh mpirun [--name NAME] MPIRUN-ARGS...   mpirun from the head node, TCP over the rack only
+#   jobs/rack/rack.sh exec [--name NAME] COMMAND...         COMMAND on the head node, its mpiruns set for the rack
 #   jobs/rack/rack.sh show [--name NAME]                    the rack's state file (JSON)
 # R, R2: tc rates (e.g. 1gbit, 10gbit, 500mbit); D: one-way delay of each link (e.g. 0.1ms; needs the kernel's
 # netem); S: the first S nodes hold the servers and get R2; NAME: [a-z0-9]{1,6}, default "rack".
@@ -224,22 +225,33 @@ cmd_down() {
   remove_rack "$name"
 }
 
-# mpirun from the head node with the settings docs/rack.md measured: the rsh agent, TCP over the rack's
-# interface only (MPI and Open MPI's own out-of-band traffic), no core binding, one daemon per node from the head.
+# Runs COMMAND... on the head node with Open MPI's settings for the rack in the environment (OMPI_MCA_*, read by
+# every mpirun it starts), as docs/rack.md measured them: the rsh agent, one daemon per node from the head, TCP over
+# the rack's interface only (MPI and Open MPI's out-of-band traffic), no core binding. RACK_HOSTFILE names the
+# hostfile. It execs all the way down, so a signal to this script (a timeout, a kill) reaches COMMAND itself.
+cmd_exec() {
+  local name=rack
+  [[ "${1:-}" == --name ]] && { name="${2:-}"; shift 2 || shift; }
+  check_name "$name"
+  [[ $# -gt 0 ]] || die "exec: no command"
+  local dir head iface
+  dir="$(state_dir "$name")"
+  head="$(ns_head "$name")"
+  iface="$(if_rack "$name")"
+  [[ -r "$dir/hostfile" ]] || die "no rack '$name' is up (no $dir/hostfile); run 'rack.sh up' first"
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 RACK_HOSTFILE="$dir/hostfile"
+  export OMPI_MCA_plm_rsh_agent="$here/agent.sh" OMPI_MCA_plm_rsh_no_tree_spawn=1 OMPI_MCA_btl=tcp,self
+  export OMPI_MCA_btl_tcp_if_include="$iface" OMPI_MCA_oob_tcp_if_include="$iface"
+  export OMPI_MCA_hwloc_base_binding_policy=none
+  exec ip netns exec "$head" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$head" "$@"
+}
+
+# mpirun on the head node across the rack's hostfile, with cmd_exec's settings, then MPIRUN-ARGS.
 cmd_mpirun() {
   local name=rack
-  [[ "${1:-}" == --name ]] && { name="${2:-}"; shift 2; }
+  [[ "${1:-}" == --name ]] && { name="${2:-}"; shift 2 || shift; }
   check_name "$name"
-  local dir
-  dir="$(state_dir "$name")"
-  [[ -r "$dir/hostfile" ]] || die "no rack '$name' is up (no $dir/hostfile); run 'rack.sh up' first"
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-  local head
-  head="$(ns_head "$name")"
-  # exec all the way down, so that a signal to this script (a timeout, a kill) reaches mpirun itself.
-  exec ip netns exec "$head" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$head" mpirun --hostfile "$dir/hostfile" --mca plm_rsh_agent "$here/agent.sh" \
-    --mca plm_rsh_no_tree_spawn 1 --mca btl tcp,self --mca btl_tcp_if_include "$(if_rack "$name")" \
-    --mca oob_tcp_if_include "$(if_rack "$name")" --bind-to none "$@"
+  cmd_exec --name "$name" mpirun --hostfile "$(state_dir "$name")/hostfile" "$@"
 }
 
 # show: prints rack.json.
@@ -258,8 +270,9 @@ main() {
     up) cmd_up "$@" ;;
     down) cmd_down "$@" ;;
     mpirun) cmd_mpirun "$@" ;;
+    exec) cmd_exec "$@" ;;
     show) cmd_show "$@" ;;
-    *) die "usage: rack.sh up N --rate R [--delay D] [--server-rate R2] [--servers S] [--name NAME] | down [--name NAME | --all] | mpirun [--name NAME] ARGS... | show [--name NAME]" ;;
+    *) die "usage: rack.sh up N --rate R [--delay D] [--server-rate R2] [--servers S] [--name NAME] | down [--name NAME | --all] | mpirun [--name NAME] ARGS... | exec [--name NAME] COMMAND... | show [--name NAME]" ;;
   esac
 }
 

@@ -8,6 +8,7 @@
 #   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
 #   sweep         jobs/rack/sweep.sh writes one results file per worker count, servers on their own nodes, and
 #                 the manifest of CONTRACTS.md C (scheduler "rack", the link's rate and delay), then takes it down
+#   mpirun_sweep  jobs/mpirun/sweep.sh, run on the head node through `rack.sh exec`, works across the rack too
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
@@ -174,6 +175,26 @@ PY
   echo "the sweep wrote its results and manifest and left nothing"
 }
 
+case_mpirun_sweep() {
+  "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" exec --name "$name" env SCHEDULER=rack LINK_RATE=1gbit LINK_DELAY=0ms HOSTFILE="/run/psr-$name/hostfile" \
+    PSBENCH="$psbench" DATA="$work/tiny.h5" MODEL=mlp:16 WORKERS="1 2" IO_MODES=sequential OUTDIR="$work/out" \
+    "$root/jobs/mpirun/sweep.sh" --intra-node messages >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
+  python3 - "$work/out" "$name" <<'PY'
+import json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+manifest = json.load(open(os.path.join(out, "manifest.json")))
+assert manifest["scheduler"] == "rack" and manifest["link"] == {"rate": "1gbit", "delay": "0ms"}, manifest
+assert [(r["workers"], r["exit_code"]) for r in manifest["runs"]] == [(1, 0), (2, 0)], manifest["runs"]
+for entry in manifest["runs"]:
+    run = json.load(open(os.path.join(out, entry["file"])))
+    hosts = [r["host"] for r in run["per_rank"]]
+    assert hosts == [f"psr-{name}-n{i}" for i in range(1, entry["workers"] + 2)], hosts
+PY
+  echo "jobs/mpirun/sweep.sh ran across the rack"
+}
+
 # RUN must fail with exit 2 and exactly one line, "rack: error: ...", and leave no rack behind.
 expect_error() {
   local code=0 output
@@ -193,6 +214,7 @@ case_bad_input() {
   expect_error "$rack" up 3 --rate 1gbit --colour red --name "$name"
   expect_error "$rack" up 3 --rate 1gbit --name "Bad!"
   expect_error "$rack" mpirun --name "$name" -np 2 true
+  expect_error "$rack" exec --name "$name" true
   expect_error "$rack" down --name "a/b"
   expect_error "$rack" frobnicate
   echo "every malformed command failed with one error line and left nothing"
