@@ -83,32 +83,42 @@ case_training() {
   "$psbench" data synth --samples 640 --shape 1,28,28 --classes 10 --out "$work/synth.h5" >/dev/null
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
-  PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
-    --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
-    --out "$work/run.json"
-  python3 - "$work/run.json" "$name" <<'PY'
-import json, sys
-run, name = json.load(open(sys.argv[1])), sys.argv[2]
-assert run["config"]["intra_node"] == "messages", run["config"]
-hosts = sorted(run["env"]["hosts"])
-assert hosts == [f"psr-{name}-n{i}" for i in (1, 2, 3)], f"ranks did not run one per node: {hosts}"
-workers = [r for r in run["per_rank"] if r["role"] == "worker"]
-servers = [r for r in run["per_rank"] if r["role"] == "server"]
-steps = sum(w["worker"]["steps"] for w in workers)
-assert len(workers) == 2 and len(servers) == 1 and steps > 0
-assert run["server"]["updates"] == steps * len(servers), (run["server"]["updates"], steps)
-assert servers[0]["server"]["updates"] == steps
-# Open MPI's TCP transport sends each 256 KiB chunk by rendezvous, and the handshake of the next push chunk
-# queues behind the pull chunks on the same connection: push and pull cross the link one after the other,
-# so one update holds the server's link for the gradient's bytes in plus the shard's bytes out (docs/rack.md).
-link_s = 2 * run["model"]["parameter_bytes"] * 8 / 1e9
-per_update = servers[0]["server"]["service_s"] / steps
-print(f"{steps} updates; the server's service time per update {per_update * 1e3:.1f} ms, "
-      f"the 1 Gbit/s link's time for one push and one pull {link_s * 1e3:.1f} ms: ratio {per_update / link_s:.3f}")
-assert abs(per_update / link_s - 1) <= 0.20, "the push/pull time does not match the link rate within 20%"
-for w in workers:
-    exchange = (w["phases"]["push"] + w["phases"]["pull"]) / w["worker"]["steps"]
-    assert exchange >= 0.8 * link_s, f"a worker's push + pull ({exchange:.4f} s) beat the link ({link_s:.4f} s)"
+  # Three runs: every one must count right; the time check takes their median, so that one run slowed by other
+  # work on the machine's two cores does not decide it.
+  local runs=() i
+  for i in 1 2 3; do
+    PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
+      --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
+      --out "$work/run$i.json"
+    runs+=("$work/run$i.json")
+  done
+  python3 - "$name" "${runs[@]}" <<'PY'
+import json, statistics, sys
+name, paths = sys.argv[1], sys.argv[2:]
+ratios = []
+for path in paths:
+    run = json.load(open(path))
+    assert run["config"]["intra_node"] == "messages", run["config"]
+    hosts = sorted(run["env"]["hosts"])
+    assert hosts == [f"psr-{name}-n{i}" for i in (1, 2, 3)], f"ranks did not run one per node: {hosts}"
+    workers = [r for r in run["per_rank"] if r["role"] == "worker"]
+    servers = [r for r in run["per_rank"] if r["role"] == "server"]
+    steps = sum(w["worker"]["steps"] for w in workers)
+    assert len(workers) == 2 and len(servers) == 1 and steps > 0
+    assert run["server"]["updates"] == steps * len(servers), (run["server"]["updates"], steps)
+    assert servers[0]["server"]["updates"] == steps
+    # Open MPI's TCP transport sends each 256 KiB chunk by rendezvous, and the handshake of the next push chunk
+    # queues behind the pull chunks on the same connection: push and pull cross the link one after the other,
+    # so one update holds the server's link for the gradient's bytes in plus the shard's bytes out (docs/rack.md).
+    link_s = 2 * run["model"]["parameter_bytes"] * 8 / 1e9
+    ratios.append(servers[0]["server"]["service_s"] / steps / link_s)
+    for w in workers:
+        exchange = (w["phases"]["push"] + w["phases"]["pull"]) / w["worker"]["steps"]
+        assert exchange >= 0.8 * link_s, f"a worker's push + pull ({exchange:.4f} s) beat the link ({link_s:.4f} s)"
+ratio = statistics.median(ratios)
+print(f"{steps} updates a run; the server's service time per update over the 1 Gbit/s link's time for one push "
+      f"and one pull ({link_s * 1e3:.1f} ms): {' '.join(f'{r:.3f}' for r in ratios)}, median {ratio:.3f}")
+assert abs(ratio - 1) <= 0.20, "the push/pull time does not match the link rate within 20%"
 PY
 }
 
