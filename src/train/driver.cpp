@@ -1,5 +1,6 @@
 #include "train/driver.hpp"
 
+#include <cstdio>
 #include <optional>
 #include <string>
 

@@ -3,7 +3,9 @@
 #include <map>
 #include <string>
 
+#include "common/resources.hpp"
 #include "mpi/backoff_wait.hpp"
+#include "nn/onednn_info.hpp"
 #include "train/library_versions.hpp"
 
 namespace psbench::train {
@@ -22,6 +24,8 @@ results::Environment run_environment(const std::vector<results::RankEntry>& per_
   env.threads_per_rank = threads;
   env.wait_spin_us = mpi::spin_budget().count();
   env.libraries = library_versions().get<std::map<std::string, std::string>>();
+  env.cpu = cpu_model_name();
+  env.onednn_isa = nn::onednn_isa();
   return env;
 }
 

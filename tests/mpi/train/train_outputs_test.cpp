@@ -6,8 +6,11 @@
 #include <fstream>
 #include <set>
 
+#include "common/resources.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/collective_error.hpp"
+#include "nn/onednn_info.hpp"
+#include "results/file_io.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {
@@ -31,6 +34,10 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   if (world.rank() != 0) return;
 
   const auto results = read_json(options.out_path);
+  const ::psbench::results::ResultsFile typed =
+      ::psbench::results::read_results_file(options.out_path);  // the schema accepts it
+  EXPECT_EQ(typed.format, 2);
+  EXPECT_EQ(typed.per_rank.size(), static_cast<std::size_t>(world.size()));
   for (const char* key : {"config", "env", "model", "phases", "per_rank", "train", "server", "epochs", "load"}) {
     ASSERT_TRUE(results.contains(key)) << key;
   }
@@ -39,6 +46,8 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   EXPECT_EQ(results["config"]["intra_node"], "shared-memory");
   EXPECT_EQ(results["env"]["ranks"], world.size());
   EXPECT_EQ(results["env"]["wait_spin_us"], 1234);
+  EXPECT_EQ(results["env"]["cpu"], cpu_model_name());
+  EXPECT_EQ(results["env"]["onednn_isa"], nn::onednn_isa());
   for (const char* library : {"mpi", "hdf5", "onednn", "psbench"}) {
     EXPECT_FALSE(results["env"]["libraries"][library].get<std::string>().empty()) << library;
   }
