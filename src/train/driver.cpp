@@ -17,6 +17,7 @@
 #include "train/results.hpp"
 #include "train/roles.hpp"
 #include "train/run_environment.hpp"
+#include "train/run_health.hpp"
 #include "train/run_setup.hpp"
 #include "train/trace_recorder.hpp"
 
@@ -33,6 +34,12 @@ void receive_final_parameters(const mpi::Communicator& world, const RunSetup& se
     PSBENCH_MPI_CALL(MPI_Recv(parameters.data() + layout.begin(shard), static_cast<int>(layout.size(shard)), MPI_FLOAT,
                               setup.topology.server_rank(shard), kTagFinalShard, world.native(), MPI_STATUS_IGNORE));
   }
+}
+
+// Async mode: a server's final shard, on its way to the evaluating worker.
+void send_final_shard(const mpi::Communicator& world, const ServerReport& server, int evaluator) {
+  PSBENCH_MPI_CALL(MPI_Send(server.final_shard.data(), static_cast<int>(server.final_shard.size()), MPI_FLOAT,
+                            evaluator, kTagFinalShard, world.native()));
 }
 
 std::string track_name(const ps::Topology& topology) {
@@ -111,7 +118,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
   timer.add(Phase::kTotal, train_end - origin);
   trace.record(SliceKind::kTotal, origin, train_end);
 
+  // A non-finite loss anywhere ends the run here, on every rank at once, before any results are made.
+  stop_if_any_rank_stopped(world, worker ? worker->diverged : std::nullopt, worker ? worker->stopped : std::nullopt);
   const int evaluator = setup.topology.worker_rank(0);
+  if (server) send_final_shard(world, *server, evaluator);
   receive_final_parameters(world, setup, evaluator);
   TrainOutcome outcome;
   std::optional<Evaluation> evaluation;
@@ -164,6 +174,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
     if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
     console.summary(file.phases.seconds, final_evaluation(file.per_rank));
     if (setup.topology.servers > 0) console.line(server_line(file.server));
+    if (const auto warning =
+            chance_level_warning(file.train.final_loss, file.train.test_loss, setup.facts.num_classes, options)) {
+      std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());  // even with --quiet: the run is void
+    }
     console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
   });
   return outcome;

@@ -1,6 +1,7 @@
 #include "train/worker_trainer.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/check.hpp"
 
@@ -46,6 +47,10 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
       const PhaseTimer before = timer_;
       exchange_.exchange_without_batch(parameters, info, timer_);
       record_exchange_slices(start, before);
+      if (exchange_.stopped()) {
+        stop_ = StopPoint{epoch, steps_done_, 0.0F, false};
+        break;
+      }
       if (observer) observer(info, steps);
       continue;
     }
@@ -55,6 +60,11 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     info.loss = model.train_step(assembler_.images(), assembler_.labels());
+    if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
+      stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
+      exchange_.abort();
+      break;
+    }
     std::span<const float> gradients = model.gradients();
     const float weight = gradient_weight(indices.size());
     if (weight != 1.0F) {
@@ -73,6 +83,10 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     const PhaseTimer before = timer_;
     exchange_.exchange(gradients, parameters, info, timer_);
     record_exchange_slices(compute_end, before);
+    if (exchange_.stopped()) {
+      stop_ = StopPoint{epoch, steps_done_, info.loss, false};
+      break;
+    }
 
     ++tally.steps;
     tally.samples += indices.size();

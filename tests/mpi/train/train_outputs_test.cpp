@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -120,6 +121,30 @@ TEST(TrainOutputs, MissingFileIsOneErrorOnEveryRank) {
   TrainOptions options = small_run(Mode::kAsync, "missing");
   options.data_path = scratch_dir() + "/no_such_file.h5";
   expect_collective_error(options, "no_such_file.h5");
+}
+
+// A learning rate of 1e9 makes the loss non-finite within a few steps: every rank (servers and the workers
+// that did not diverge too) gets the same error naming a rank and its loss, and no results file appears.
+void expect_divergence_everywhere(TrainOptions options) {
+  options.learning_rate = 1e9;
+  options.epochs = 2;
+  std::filesystem::remove(options.out_path);
+  expect_collective_error(options, "the run diverged; try a lower --lr (now 1e+09)");
+  EXPECT_FALSE(std::filesystem::exists(options.out_path)) << options.out_path;
+}
+
+TEST(TrainOutputs, DivergingAsyncRunStopsEveryRank) {
+  expect_divergence_everywhere(small_run(Mode::kAsync, "diverged_async"));
+}
+
+TEST(TrainOutputs, DivergingAsyncRunOverMessagesStopsEveryRank) {
+  TrainOptions options = small_run(Mode::kAsync, "diverged_async_messages");
+  options.intra_node = IntraNode::kMessages;
+  expect_divergence_everywhere(options);
+}
+
+TEST(TrainOutputs, DivergingSyncRunStopsEveryRank) {
+  expect_divergence_everywhere(small_run(Mode::kSync, "diverged_sync"));
 }
 
 }  // namespace
