@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <utility>
+#include <variant>
 
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
@@ -59,6 +61,18 @@ BenchFile parse_bench(const std::string& text, const std::string& source) {
 }
 
 BenchFile read_bench_file(const std::string& path) { return parse_bench(read_text(path), path); }
+
+GoogleBenchmarkFile read_google_benchmark_file(const std::string& path) {
+  BenchFile file = read_bench_file(path);
+  if (auto* google = std::get_if<GoogleBenchmarkFile>(&file)) return std::move(*google);
+  throw UserError(path + ": is a server_saturation file, not a Google Benchmark file");
+}
+
+SaturationFile read_saturation_file(const std::string& path) {
+  BenchFile file = read_bench_file(path);
+  if (auto* saturation = std::get_if<SaturationFile>(&file)) return std::move(*saturation);
+  throw UserError(path + ": is a Google Benchmark file, not a server_saturation file");
+}
 
 std::string results_text(const ResultsFile& file) {
   Json document;

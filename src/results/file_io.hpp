@@ -22,6 +22,12 @@ BenchFile read_bench_file(const std::string& path);
 /// Parses a benchmark document from text; source names it in errors.
 BenchFile parse_bench(const std::string& text, const std::string& source);
 
+/// read_bench_file() for a file that must be a Google Benchmark file (UserError naming it otherwise).
+GoogleBenchmarkFile read_google_benchmark_file(const std::string& path);
+
+/// read_bench_file() for a file that must be a server_saturation file (UserError naming it otherwise).
+SaturationFile read_saturation_file(const std::string& path);
+
 /// The results file's text (indented JSON and a newline); a non-finite number throws SchemaError naming
 /// its key.
 std::string results_text(const ResultsFile& file);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "results/file_io.hpp"
@@ -147,6 +149,24 @@ TEST(BenchSchema, SaturationErrorsNameTheKey) {
   document["runs"][0]["knee_clients"] = 9.5;
   EXPECT_EQ(bench_error(document.dump()),
             "bench.json: key 'runs[0].knee_clients' must be an integer, found the number 9.5");
+}
+
+TEST(BenchSchema, KindSpecificReadersRefuseTheOtherKind) {
+  const auto path = std::filesystem::temp_directory_path() / "psbench_bench_kind.json";
+  std::ofstream(path) << kGoogleBenchmarkText;
+  EXPECT_EQ(read_google_benchmark_file(path.string()).benchmarks.size(), 3U);
+  try {
+    (void)read_saturation_file(path.string());
+    ADD_FAILURE() << "a Google Benchmark file was read as server_saturation";
+  } catch (const UserError& error) {
+    EXPECT_EQ(std::string(error.what()), path.string() + ": is a Google Benchmark file, not a server_saturation file");
+  }
+  Json saturation;
+  to_json(saturation, sample_saturation());
+  std::ofstream(path) << saturation.dump();
+  EXPECT_EQ(read_saturation_file(path.string()), sample_saturation());
+  EXPECT_THROW((void)read_google_benchmark_file(path.string()), UserError);
+  std::filesystem::remove(path);
 }
 
 }  // namespace
