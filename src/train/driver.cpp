@@ -90,6 +90,40 @@ std::string trace_document(const std::vector<std::string>& rank_events, const Tr
   return document;
 }
 
+// Rank 0: the results file from every rank's entry, the trace, the summary and any warning; returns the
+// results document as written.
+nlohmann::json write_outputs(const std::vector<std::string>& reports, const std::vector<std::string>& traces,
+                             const RunSetup& setup, const TrainOptions& options,
+                             const std::vector<EpochRecord>& live_epochs, Console& console) {
+  std::vector<results::RankEntry> per_rank;
+  per_rank.reserve(reports.size());
+  for (const std::string& report : reports) per_rank.push_back(results::decode_rank_entry(report));
+  RunFacts facts;
+  facts.options = options;
+  facts.parameters = setup.parameters;
+  facts.total_samples = setup.facts.total_samples;
+  facts.live_epochs = live_epochs;
+  for (const results::RankEntry& rank_entry : per_rank) {
+    if (rank_entry.flops_per_step) facts.flops_per_step = *rank_entry.flops_per_step;
+    if (rank_entry.evaluation) facts.parameter_checksum = rank_entry.evaluation->parameter_checksum;
+  }
+  results::Environment env =
+      run_environment(per_rank, setup.topology.servers, setup.topology.workers(), options.threads);
+  const results::ResultsFile file = assemble_results(facts, std::move(per_rank), std::move(env));
+  results::write_results_file(options.out_path, file);
+  if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
+  console.summary(file.phases.seconds, final_evaluation(file.per_rank));
+  if (setup.topology.servers > 0) console.line(server_line(file.server));
+  if (const auto warning =
+          chance_level_warning(file.train.final_loss, file.train.test_loss, setup.facts.num_classes, options)) {
+    std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());  // even with --quiet: the run is void
+  }
+  console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
+  nlohmann::json document;
+  to_json(document, file);
+  return document;
+}
+
 }  // namespace
 
 TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& options) {
@@ -153,32 +187,7 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
       world.gather(trace.enabled() ? trace.events_json(world.rank(), track_name(setup.topology), origin) : "", 0);
 
   mpi::run_collectively(world, [&] {
-    if (world.rank() != 0) return;
-    std::vector<results::RankEntry> per_rank;
-    per_rank.reserve(reports.size());
-    for (const std::string& report : reports) per_rank.push_back(results::decode_rank_entry(report));
-    RunFacts facts;
-    facts.options = options;
-    facts.parameters = setup.parameters;
-    facts.total_samples = setup.facts.total_samples;
-    facts.live_epochs = live_epochs;
-    for (const results::RankEntry& rank_entry : per_rank) {
-      if (rank_entry.flops_per_step) facts.flops_per_step = *rank_entry.flops_per_step;
-      if (rank_entry.evaluation) facts.parameter_checksum = rank_entry.evaluation->parameter_checksum;
-    }
-    results::Environment env =
-        run_environment(per_rank, setup.topology.servers, setup.topology.workers(), options.threads);
-    const results::ResultsFile file = assemble_results(facts, std::move(per_rank), std::move(env));
-    results::write_results_file(options.out_path, file);
-    to_json(outcome.results, file);
-    if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
-    console.summary(file.phases.seconds, final_evaluation(file.per_rank));
-    if (setup.topology.servers > 0) console.line(server_line(file.server));
-    if (const auto warning =
-            chance_level_warning(file.train.final_loss, file.train.test_loss, setup.facts.num_classes, options)) {
-      std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());  // even with --quiet: the run is void
-    }
-    console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
+    if (world.rank() == 0) outcome.results = write_outputs(reports, traces, setup, options, live_epochs, console);
   });
   return outcome;
 }

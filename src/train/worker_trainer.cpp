@@ -43,14 +43,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     info.epoch = epoch;
     info.step = step;
     if (step >= own_steps_) {
-      const double start = monotonic_seconds();
-      const PhaseTimer before = timer_;
-      exchange_.exchange_without_batch(parameters, info, timer_);
-      record_exchange_slices(start, before);
-      if (exchange_.stopped()) {
-        stop_ = StopPoint{epoch, steps_done_, 0.0F, false};
-        break;
-      }
+      if (!step_without_batch(parameters, info)) break;
       if (observer) observer(info, steps);
       continue;
     }
@@ -97,6 +90,17 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
+}
+
+// Sync mode's padded step: joins the allreduce with zeros; false when the run stopped there.
+bool WorkerTrainer::step_without_batch(std::span<float> parameters, const StepInfo& info) {
+  const double start = monotonic_seconds();
+  const PhaseTimer before = timer_;
+  exchange_.exchange_without_batch(parameters, info, timer_);
+  record_exchange_slices(start, before);
+  if (!exchange_.stopped()) return true;
+  stop_ = StopPoint{info.epoch, steps_done_, 0.0F, false};
+  return false;
 }
 
 // A remainder batch of t samples weighs t/b, and the k-th warm-up step k/warmup_steps.

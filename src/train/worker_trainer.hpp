@@ -81,6 +81,7 @@ class WorkerTrainer {
   [[nodiscard]] const VisitCheck& visits() const { return visit_check_; }
 
  private:
+  bool step_without_batch(std::span<float> parameters, const StepInfo& info);
   [[nodiscard]] float gradient_weight(std::size_t samples) const;
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
