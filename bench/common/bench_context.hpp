@@ -1,0 +1,33 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace psbench::bench {
+
+/// Where a benchmark's figures came from: recorded in every results/bench/*.json file.
+struct BenchContext {
+  std::string host;          ///< host name of the reporting rank
+  int cores = 0;             ///< online cores of that host
+  std::string cpu;           ///< CPU model name (/proc/cpuinfo "model name")
+  std::string onednn_isa;    ///< ISA oneDNN dispatches to on this host (avx2, avx512_core, ...)
+  nlohmann::json libraries;  ///< psbench, mpi, hdf5 and onednn versions read at run time
+  std::string git_commit;    ///< PSBENCH_GIT_COMMIT from the environment (bench/run_all.sh sets it), or "unknown"
+};
+
+/// Name of the ISA oneDNN dispatches to (dnnl_get_effective_cpu_isa), in oneDNN's own spelling.
+std::string onednn_isa_name();
+
+/// The CPU model name of this host, or "unknown" when /proc/cpuinfo does not say.
+std::string cpu_model_name();
+
+/// The context of this process's host.
+BenchContext collect_context();
+
+/// The context as the server-saturation JSON's "context" object (with "date", ISO-8601 UTC, now).
+nlohmann::json context_json(const BenchContext& context);
+
+/// Adds the psbench_* keys of docs/benchmarks.md to Google Benchmark's context (call before running).
+void add_benchmark_context(const BenchContext& context);
+
+}  // namespace psbench::bench
