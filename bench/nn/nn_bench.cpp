@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_context.hpp"
+#include "contract_reporter.hpp"
 #include "nn/model.hpp"
 
 namespace {
@@ -77,3 +79,13 @@ void BM_OneDnnMatmul(benchmark::State& state) {
 BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  const bool to_file = psbench::bench::names_output_file(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  psbench::bench::add_benchmark_context(psbench::bench::collect_context());
+  psbench::bench::run_benchmarks(to_file);
+  benchmark::Shutdown();
+  return 0;
+}
