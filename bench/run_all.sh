@@ -126,8 +126,11 @@ if wanted push_pull; then
   filter=()
   (( large )) && max_bytes=$((256 << 20))
   (( quick )) && max_bytes=4096 filter=(--benchmark_filter='/4096/')
+  # One worker runs the loop (rank 0 follows its commands), so its random order of the repetitions is safe:
+  # each size's update, raw exchange and push/pull repetitions interleave with everything else.
   step push_pull mpi 2 "$build/bench/ps/bench_push_pull" --max-bytes="$max_bytes" "${gbench_flags[@]}" "${filter[@]}" \
-    --benchmark_min_time="${min_time[2]}" --benchmark_out="$out/push_pull.json"
+    --benchmark_enable_random_interleaving=true --benchmark_min_time="${min_time[2]}" \
+    --benchmark_out="$out/push_pull.json"
 fi
 if wanted data_io; then
   if [[ -z $data ]]; then

@@ -1,54 +1,23 @@
 #include "bench_context.hpp"
 
 #include <benchmark/benchmark.h>
-#include <oneapi/dnnl/dnnl.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
-#include <fstream>
 
 #include "common/resources.hpp"
+#include "nn/onednn_info.hpp"
 #include "train/library_versions.hpp"
 
 namespace psbench::bench {
-
-std::string onednn_isa_name() {
-  switch (dnnl_get_effective_cpu_isa()) {
-    case dnnl_cpu_isa_sse41: return "sse41";
-    case dnnl_cpu_isa_avx: return "avx";
-    case dnnl_cpu_isa_avx2: return "avx2";
-    case dnnl_cpu_isa_avx2_vnni: return "avx2_vnni";
-    case dnnl_cpu_isa_avx512_mic: return "avx512_mic";
-    case dnnl_cpu_isa_avx512_mic_4ops: return "avx512_mic_4ops";
-    case dnnl_cpu_isa_avx512_core: return "avx512_core";
-    case dnnl_cpu_isa_avx512_core_vnni: return "avx512_core_vnni";
-    case dnnl_cpu_isa_avx512_core_bf16: return "avx512_core_bf16";
-    case dnnl_cpu_isa_avx512_core_amx: return "avx512_core_amx";
-    case dnnl_cpu_isa_all: return "all";
-  }
-  return "unknown";
-}
-
-std::string cpu_model_name() {
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line)) {
-    if (!line.starts_with("model name")) continue;
-    const std::size_t colon = line.find(':');
-    if (colon == std::string::npos) break;
-    const std::size_t first = line.find_first_not_of(" \t", colon + 1);
-    return first == std::string::npos ? "unknown" : line.substr(first);
-  }
-  return "unknown";
-}
 
 BenchContext collect_context() {
   const char* commit = std::getenv("PSBENCH_GIT_COMMIT");
   return {host_name(),
           online_cores(),
           cpu_model_name(),
-          onednn_isa_name(),
+          nn::onednn_isa(),
           train::library_versions(),
           commit != nullptr && *commit != '\0' ? commit : "unknown"};
 }

@@ -9,17 +9,11 @@ namespace psbench::bench {
 struct BenchContext {
   std::string host;          ///< host name of the reporting rank
   int cores = 0;             ///< online cores of that host
-  std::string cpu;           ///< CPU model name (/proc/cpuinfo "model name")
-  std::string onednn_isa;    ///< ISA oneDNN dispatches to on this host (avx2, avx512_core, ...)
+  std::string cpu;           ///< CPU model name (psbench::cpu_model_name(), from /proc/cpuinfo)
+  std::string onednn_isa;    ///< ISA oneDNN dispatches to on this host (nn::onednn_isa(): avx2, ...)
   nlohmann::json libraries;  ///< psbench, mpi, hdf5 and onednn versions read at run time
   std::string git_commit;    ///< PSBENCH_GIT_COMMIT from the environment (bench/run_all.sh sets it), or "unknown"
 };
-
-/// Name of the ISA oneDNN dispatches to (dnnl_get_effective_cpu_isa), in oneDNN's own spelling.
-std::string onednn_isa_name();
-
-/// The CPU model name of this host, or "unknown" when /proc/cpuinfo does not say.
-std::string cpu_model_name();
 
 /// The context of this process's host.
 BenchContext collect_context();

@@ -11,7 +11,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: bench_server_saturation [--servers 1,2] [--parameters 535818,3274634] [--think-ratio 2,4 | "
-    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--path messages|shared] [--json OUT]";
+    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--max-seconds T] [--path messages|shared] "
+    "[--json OUT]";
 
 double parse_number(const std::string& flag, const std::string& text, double low, double high) {
   char* end = nullptr;
@@ -57,6 +58,8 @@ void apply(SaturationOptions& options, const std::string& flag, const std::strin
     options.max_clients = static_cast<int>(whole<int>({parse_number(flag, value, 1, 4096)}, flag)[0]);
   } else if (flag == "--seconds") {
     options.seconds = parse_number(flag, value, 0.01, 600);
+  } else if (flag == "--max-seconds") {
+    options.max_seconds = parse_number(flag, value, 0.01, 3600);
   } else if (flag == "--min-cycles") {
     options.min_cycles = whole<int>({parse_number(flag, value, 2, 100000)}, flag)[0];
   } else if (flag == "--path") {
@@ -95,6 +98,9 @@ void fit_to_job(SaturationOptions& options, int world_size) {
                     std::to_string(world_size));
   }
   if (options.max_clients == 0) options.max_clients = clients;
+  if (options.max_seconds < options.seconds) {
+    throw UserError("--max-seconds must be at least --seconds (" + std::to_string(options.seconds) + ")");
+  }
 }
 
 }  // namespace psbench::bench

@@ -14,7 +14,8 @@ struct SaturationOptions {
   std::vector<double> think_us;                          ///< ... unless think times are given in us
   int max_clients = 0;                                   ///< k runs 1..max_clients (0: every rank left)
   double seconds = 0.25;                                 ///< shortest measurement of one point
-  int min_cycles = 30;                                   ///< and at least this many exchanges at k = 1
+  int min_cycles = 20;                                   ///< and at least this many exchanges at k = 1 ...
+  double max_seconds = 1.0;                              ///< ... but no longer than this
   bool shared = false;                                   ///< clients reach the servers by shared window
   std::string json;                                      ///< where rank 0 writes the results (optional)
 };

@@ -31,7 +31,8 @@ struct RunSet {
   std::vector<std::vector<bench::PointResult>> points;  // [server count][k - 1]
 };
 
-// Seconds one point lasts, and its unmeasured start: at least min_cycles exchanges of one client.
+// Seconds one point lasts, and its unmeasured start: at least min_cycles exchanges of one client, within
+// [seconds, max_seconds].
 bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t parameters, double think_us,
                           double service_us) {
   bench::PointSpec spec;
@@ -40,7 +41,7 @@ bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t p
   spec.think_us = think_us;
   spec.shared = options.shared;
   const double cycle = 1e-6 * (think_us + service_us);
-  spec.seconds = std::max(options.seconds, options.min_cycles * cycle);
+  spec.seconds = std::min(options.max_seconds, std::max(options.seconds, options.min_cycles * cycle));
   spec.warmup_seconds = std::min(0.3 * spec.seconds, std::max(0.1 * spec.seconds, 3.0 * cycle));
   return spec;
 }
