@@ -37,6 +37,7 @@ void train_step(benchmark::State& state, const std::string& spec) {
   state.counters["samples/s"] = benchmark::Counter(iterations * batch, benchmark::Counter::kIsRate);
   state.counters["FLOP/s"] = benchmark::Counter(iterations * model.flops_per_step(), benchmark::Counter::kIsRate);
   state.counters["params"] = static_cast<double>(model.parameter_count());
+  state.counters["flops_per_step"] = model.flops_per_step();
 }
 
 void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }

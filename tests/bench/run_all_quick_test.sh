@@ -39,6 +39,7 @@ runs = gbench("server_update")
 assert runs["BM_SgdUpdate/4096"]["bytes_per_second"] > 0 and runs["BM_Triad/4096"]["bytes_per_second"] > 0
 runs = gbench("nn")
 assert runs["BM_TrainStepMlp/32"]["FLOP/s"] > 0 and runs["BM_TrainStepMlp/32"]["params"] == 535818
+assert runs["BM_TrainStepMlp/32"]["flops_per_step"] > 0 and runs["BM_TrainStepMlp/32"]["samples/s"] > 0
 assert runs["BM_OneDnnMatmul/128/784/512"]["FLOP/s"] > 0
 runs = gbench("data_io")
 names = {name.split("/")[0] for name in runs}
