@@ -78,8 +78,10 @@ void BM_PushPull(benchmark::State& state) {
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
   std::vector<float> weights(parameters, 0.0F);
-  std::vector<float> own_gradients(shared ? 0 : parameters);
-  const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
+  // On another node than its server (a hostfile), a worker's link holds no gradients: it uses its own.
+  const bool in_window = shared && !link->gradients().empty();
+  std::vector<float> own_gradients(in_window ? 0 : parameters);
+  const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
   psbench::PhaseTimer timer;
   psbench::ps::PushHeader header;
   float checksum = 0.0F;

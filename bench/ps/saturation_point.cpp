@@ -60,8 +60,10 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
                        const ps::NodeLink* link, const PointSpec& spec) {
   ps::WorkerClient client(sub, topology, layout, link);
   std::vector<float> weights(spec.parameters, 0.0F);
-  std::vector<float> own_gradients(link != nullptr ? 0 : spec.parameters);
-  const std::span<float> gradients = link != nullptr ? link->gradients() : std::span<float>(own_gradients);
+  // A client on another node than every server (a hostfile) has no gradients in the window: it uses its own.
+  const bool in_window = link != nullptr && !link->gradients().empty();
+  std::vector<float> own_gradients(in_window ? 0 : spec.parameters);
+  const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
   std::fill(gradients.begin(), gradients.end(), 1e-6F);
   PhaseTimer timer;
   ps::PushHeader header;
