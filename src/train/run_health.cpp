@@ -60,11 +60,13 @@ std::optional<std::string> chance_level_warning(double final_loss, double test_l
   } else {
     return std::nullopt;
   }
-  char text[320];
+  char text[400];
   std::snprintf(text, sizeof text,
                 "%s %.4f is within 2%% of ln %d = %.4f, the loss of a uniform guess: the model did not learn; try "
-                "another --lr (now %g) or more --epochs (now %d)",
-                what, loss, classes, chance, options.learning_rate, options.epochs);
+                "another --lr (now %g), a lower --momentum (now %g), --warmup-steps N (now %d) or more --epochs "
+                "(now %d)",
+                what, loss, classes, chance, options.learning_rate, options.momentum, options.warmup_steps,
+                options.epochs);
   return text;
 }
 
