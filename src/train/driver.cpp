@@ -1,22 +1,21 @@
 #include "train/driver.hpp"
 
-#include <map>
 #include <optional>
 #include <string>
 
 #include "common/atomic_file.hpp"
 #include "common/phase_timer.hpp"
-#include "common/resources.hpp"
-#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
 #include "ps/shard_layout.hpp"
+#include "results/binary_codec.hpp"
+#include "results/file_io.hpp"
 #include "train/console.hpp"
 #include "train/evaluation.hpp"
-#include "train/library_versions.hpp"
 #include "train/rank_report.hpp"
 #include "train/results.hpp"
 #include "train/roles.hpp"
+#include "train/run_environment.hpp"
 #include "train/run_setup.hpp"
 #include "train/trace_recorder.hpp"
 
@@ -41,28 +40,6 @@ std::string track_name(const ps::Topology& topology) {
   return rank + " (worker " + std::to_string(topology.worker_index()) + ")";
 }
 
-nlohmann::json environment_json(const std::vector<nlohmann::json>& per_rank, const RunSetup& setup,
-                                const TrainOptions& options) {
-  nlohmann::json hosts = nlohmann::json::array();
-  std::map<std::string, int> ranks_per_host;
-  std::map<std::string, int> cores_per_host;
-  for (const auto& entry : per_rank) {
-    const auto host = entry["host"].get<std::string>();
-    if (ranks_per_host[host]++ == 0) hosts.push_back(host);
-    cores_per_host[host] = entry["cores"].get<int>();
-  }
-  return {{"hosts", hosts},
-          {"ranks", per_rank.size()},
-          {"ranks_per_host", ranks_per_host},
-          {"cores", per_rank.empty() ? 0 : per_rank.front()["cores"].get<int>()},
-          {"cores_per_host", cores_per_host},
-          {"servers", setup.topology.servers},
-          {"workers", setup.topology.workers()},
-          {"threads_per_rank", options.threads},
-          {"wait_spin_us", mpi::spin_budget().count()},
-          {"libraries", library_versions()}};
-}
-
 std::string start_line(const TrainOptions& options, const RunSetup& setup, double init_seconds) {
   std::string roles;
   if (options.mode == Mode::kAsync) {
@@ -82,13 +59,12 @@ std::string start_line(const TrainOptions& options, const RunSetup& setup, doubl
   return text;
 }
 
-std::string server_line(const nlohmann::json& server) {
+std::string server_line(const results::ServerSummary& server) {
   char text[256];
-  std::snprintf(
-      text, sizeof text, "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
-      static_cast<unsigned long long>(server["updates"].get<std::uint64_t>()), server["updates_per_s"].get<double>(),
-      server["utilization"].get<double>() * 100.0, server["staleness"]["mean"].get<double>(),
-      static_cast<unsigned long long>(server["staleness"]["max"].get<std::uint64_t>()));
+  std::snprintf(text, sizeof text,
+                "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
+                static_cast<unsigned long long>(server.updates), server.updates_per_s, server.utilization * 100.0,
+                server.staleness.mean, static_cast<unsigned long long>(server.staleness.max));
   return text;
 }
 
@@ -153,40 +129,40 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
     trace.record(SliceKind::kEvaluate, start, end);
   });
 
-  nlohmann::json entry =
-      rank_report_json(world.rank(), host_name(), seconds_of(timer), worker, server, evaluation, origin);
-  entry["cores"] = online_cores();
-  if (setup.model) entry["flops_per_step"] = setup.model->flops_per_step();
+  results::RankEntry entry = rank_entry(world.rank(), seconds_of(timer), worker, server, evaluation, origin);
+  if (setup.model) entry.flops_per_step = setup.model->flops_per_step();
   if (world.rank() == evaluator) {
     const std::span<const float> parameters = setup.model->parameters();
     outcome.final_parameters.assign(parameters.begin(), parameters.end());
-    entry["evaluation"]["parameter_checksum"] = checksum_of(outcome.final_parameters);
+    entry.evaluation->parameter_checksum = checksum_of(outcome.final_parameters);
   }
-  const std::vector<std::string> reports = world.gather(entry.dump(), 0);
+  // Typed values cross ranks as compact bytes (never as JSON text parsed back).
+  const std::vector<std::string> reports = world.gather(results::encode_rank_entry(entry), 0);
   const std::vector<std::string> traces =
       world.gather(trace.enabled() ? trace.events_json(world.rank(), track_name(setup.topology), origin) : "", 0);
 
   mpi::run_collectively(world, [&] {
     if (world.rank() != 0) return;
-    std::vector<nlohmann::json> per_rank;
+    std::vector<results::RankEntry> per_rank;
     per_rank.reserve(reports.size());
-    for (const std::string& report : reports) per_rank.push_back(nlohmann::json::parse(report));
+    for (const std::string& report : reports) per_rank.push_back(results::decode_rank_entry(report));
     RunFacts facts;
     facts.options = options;
     facts.parameters = setup.parameters;
     facts.total_samples = setup.facts.total_samples;
     facts.live_epochs = live_epochs;
-    for (const auto& rank_entry : per_rank) {
-      if (rank_entry.contains("flops_per_step")) facts.flops_per_step = rank_entry["flops_per_step"].get<double>();
-      if (rank_entry.contains("evaluation")) {
-        facts.parameter_checksum = rank_entry["evaluation"]["parameter_checksum"].get<std::string>();
-      }
+    for (const results::RankEntry& rank_entry : per_rank) {
+      if (rank_entry.flops_per_step) facts.flops_per_step = *rank_entry.flops_per_step;
+      if (rank_entry.evaluation) facts.parameter_checksum = rank_entry.evaluation->parameter_checksum;
     }
-    outcome.results = assemble_results(facts, per_rank, environment_json(per_rank, setup, options));
-    write_file_atomically(options.out_path, outcome.results.dump(2) + "\n");
+    results::Environment env =
+        run_environment(per_rank, setup.topology.servers, setup.topology.workers(), options.threads);
+    const results::ResultsFile file = assemble_results(facts, std::move(per_rank), std::move(env));
+    results::write_results_file(options.out_path, file);
+    to_json(outcome.results, file);
     if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
-    console.summary(max_phases(per_rank), final_evaluation(per_rank));
-    if (setup.topology.servers > 0) console.line(server_line(outcome.results["server"]));
+    console.summary(file.phases.seconds, final_evaluation(file.per_rank));
+    if (setup.topology.servers > 0) console.line(server_line(file.server));
     console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
   });
   return outcome;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 
+#include "results/binary_codec.hpp"
 #include "results/file_io.hpp"
 
 namespace psbench::results {
@@ -217,6 +218,19 @@ TEST(ResultsSchema, FileRoundTripAndUnreadableFiles) {
         << error.what();
   }
   std::filesystem::remove(path);
+}
+
+TEST(RankEntryCodec, RoundTripKeepsEveryValue) {
+  for (const RankEntry& entry : {worker_rank(), server_rank(), RankEntry{}}) {
+    EXPECT_EQ(decode_rank_entry(encode_rank_entry(entry)), entry);
+  }
+}
+
+TEST(RankEntryCodec, TruncatedOrOverlongBytesAreRefused) {
+  const std::string bytes = encode_rank_entry(worker_rank());
+  EXPECT_THROW((void)decode_rank_entry(std::string_view(bytes).substr(0, bytes.size() - 1)), SystemError);
+  EXPECT_THROW((void)decode_rank_entry(bytes + "x"), SystemError);
+  EXPECT_THROW((void)decode_rank_entry(""), SystemError);
 }
 
 }  // namespace
