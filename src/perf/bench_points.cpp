@@ -18,14 +18,18 @@ void note_source(BenchPoints& points, const std::string& quantity, const std::st
 // The benchmark family (before the first '/') and its last argument (after the last '/').
 std::string family_of(const std::string& name) { return name.substr(0, name.find('/')); }
 
+// The last all-digit segment of a name: Google Benchmark appends /real_time, /manual_time or
+// /iterations:N after the arguments.
 double last_argument(const std::string& name) {
-  const std::size_t slash = name.rfind('/');
-  if (slash == std::string::npos) return 0.0;
-  try {
-    return std::stod(name.substr(slash + 1));
-  } catch (const std::exception&) {
-    return 0.0;
+  std::size_t end = name.size();
+  while (end > 0) {
+    const std::size_t slash = name.rfind('/', end - 1);
+    if (slash == std::string::npos) return 0.0;
+    const std::string segment = name.substr(slash + 1, end - slash - 1);
+    if (!segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos) return std::stod(segment);
+    end = slash;
   }
+  return 0.0;
 }
 
 void add_machine(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points) {

@@ -56,7 +56,8 @@ void append_item(std::string_view item, const std::string& flag, std::vector<int
 }  // namespace
 
 std::vector<int> parse_count_list(const std::string& text, const std::string& flag) {
-  if (text.empty()) throw UserError(flag + " is an empty list: give counts such as 4, 1-16 or 2^0-2^17");
+  if (text.find_first_not_of(", ") == std::string::npos)
+    throw UserError(flag + " is an empty list: give counts such as 4, 1-16 or 2^0-2^17");
   std::vector<int> counts;
   std::string_view rest(text);
   while (true) {

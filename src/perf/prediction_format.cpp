@@ -6,18 +6,18 @@
 namespace psbench::perf {
 namespace {
 
-nlohmann::json prediction_json(const Prediction& p) {
-  nlohmann::json out = {{"kind", kind_name(p.kind)},
-                        {"workers", p.workers},
-                        {"servers", p.servers},
-                        {"init_io_s", p.init_io_s},
-                        {"compute_s", p.compute_s},
-                        {"total_s", p.total_s},
-                        {"updates_per_s", p.updates_per_s},
-                        {"samples_per_s", p.samples_per_s},
-                        {"server_utilization", p.server_utilization},
-                        {"staleness_mean", p.staleness_mean}};
-  out["knee_workers"] = p.knee_workers ? nlohmann::json(*p.knee_workers) : nlohmann::json(nullptr);
+nlohmann::ordered_json prediction_json(const Prediction& p) {
+  nlohmann::ordered_json out = {{"kind", kind_name(p.kind)},
+                                {"workers", p.workers},
+                                {"servers", p.servers},
+                                {"init_io_s", p.init_io_s},
+                                {"compute_s", p.compute_s},
+                                {"total_s", p.total_s},
+                                {"updates_per_s", p.updates_per_s},
+                                {"samples_per_s", p.samples_per_s},
+                                {"server_utilization", p.server_utilization},
+                                {"staleness_mean", p.staleness_mean}};
+  out["knee_workers"] = p.knee_workers ? nlohmann::ordered_json(*p.knee_workers) : nlohmann::ordered_json(nullptr);
   return out;
 }
 
@@ -31,20 +31,22 @@ std::string knee_text(const Prediction& p, const char* format) {
 }  // namespace
 
 std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions) {
-  nlohmann::json order = nlohmann::json::array();
+  nlohmann::ordered_json order = nlohmann::ordered_json::array();
   for (const Kind kind : kAllKinds) order.push_back(kind_name(kind));
-  nlohmann::json inputs = {{"model", scenario.model},
-                           {"batch", scenario.batch},
-                           {"samples", scenario.samples},
-                           {"epochs", scenario.epochs},
-                           {"io", io_mode_name(scenario.io)},
-                           {"read", read_mode_name(scenario.read)},
-                           {"platform", scenario.platform.text},
-                           {"ranks_per_node", scenario.ranks_per_node},
-                           {"calib", scenario.calib_path}};
-  nlohmann::json list = nlohmann::json::array();
+  nlohmann::ordered_json inputs = {{"model", scenario.model},
+                                   {"batch", scenario.batch},
+                                   {"samples", scenario.samples},
+                                   {"epochs", scenario.epochs},
+                                   {"io", io_mode_name(scenario.io)},
+                                   {"read", read_mode_name(scenario.read)},
+                                   {"platform", scenario.platform.text},
+                                   {"ranks_per_node", scenario.ranks_per_node},
+                                   {"calib", scenario.calib_path}};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Prediction& p : predictions) list.push_back(prediction_json(p));
-  return nlohmann::json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(2) + "\n";
+  return nlohmann::ordered_json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(
+             2) +
+         "\n";
 }
 
 std::string format_csv(const std::vector<Prediction>& predictions) {

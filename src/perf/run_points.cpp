@@ -45,7 +45,8 @@ void add_run(const results::ResultsFile& run, const std::string& path, RunPoints
     points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});
   for (const results::RankEntry& rank : run.per_rank) {
     if (!rank.worker || rank.worker->steps == 0) continue;
-    points.setup_s.push_back(phase(rank, common_phase::kInitTotal) - phase(rank, common_phase::kInitIo));
+    const results::LoadTiming& load = rank.worker->load;
+    points.setup_s.push_back(phase(rank, common_phase::kInitTotal) - (load.wait_s + load.read_s));
     if (!uncontended) continue;
     const auto steps = static_cast<double>(rank.worker->steps);
     points.step_s_vs_batch[run.config.model].push_back(

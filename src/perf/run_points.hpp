@@ -12,7 +12,7 @@ namespace psbench::perf {
 /// What the results files of real runs measure on psbench's own code path.
 struct RunPoints {
   std::map<std::string, std::vector<Point>> step_s_vs_batch;  ///< compute per step, uncontended runs
-  std::vector<double> setup_s;                                ///< init_total - init_io per worker
+  std::vector<double> setup_s;                                ///< init_total - (load wait + read) per worker
   std::vector<Point> sequential_read;                         ///< seconds vs bytes per sequential reader
   std::vector<double> parallel_read_Bps;                      ///< all bytes / the slowest reader, parallel runs
   std::vector<Point> service_s_vs_shard_bytes;                ///< server busy time per update, uncontended

@@ -60,7 +60,11 @@ double shard_bytes(const World& world) {
 void load(World& world, int index) {
   if (world.io == IoMode::kSequential && index > 0) token_box(index)->get_unique<Message>();
   sg4::this_actor::sleep_for(world.costs.read_open_s);
+  const double begin = sg4::Engine::get_clock();
   world.platform.disk->read(static_cast<sg_size_t>(world.costs.read_bytes));
+  // The shared disk gives all readers B_par together; one reader never goes faster than B_seq.
+  const double alone = world.costs.read_bytes / world.costs.disk_sequential_Bps;
+  sg4::this_actor::sleep_for(std::max(0.0, alone - (sg4::Engine::get_clock() - begin)));
   if (world.io == IoMode::kSequential && index + 1 < world.costs.workers)
     token_box(index + 1)->put(new Message{index, 0, false}, 0);
   world.measures.init_io_s = std::max(world.measures.init_io_s, sg4::Engine::get_clock());

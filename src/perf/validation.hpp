@@ -40,9 +40,9 @@ struct ValidateOptions {
 };
 
 /// Predicts every run (its config: model, batch, samples, epochs, W, S, I/O) and compares init_io (the
-/// slowest reader's load), compute (train.training_s: the training loop) and total (phases.total). Throws
-/// UserError for no runs, a missing or malformed file, or a model whose parameter count differs from the spec
-/// at the given input shape.
+/// slowest reader's end, load wait_s + read_s), compute (train.training_s: the training loop) and total (phases.total).
+/// Throws UserError for no runs, a missing or malformed file, or a model whose parameter count differs from the spec at
+/// the given input shape.
 Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
                          const ValidateOptions& options);
 

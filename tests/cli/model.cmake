@@ -30,7 +30,7 @@ model_cli_error(predict_missing_calib "calibration '/nonexistent/calib.json': no
 model_cli_error(predict_wrong_format "calibration '.*calib_format9.json' has format 9, this psbench reads format 1"
   predict --calib ${model_fixtures}/calib_format9.json --workers 4)
 model_cli_error(predict_zero_workers "--workers '0' holds a count of 0, below 1" predict --calib ${calib} --workers 0)
-model_cli_error(predict_empty_list "--servers is an empty list" predict --calib ${calib} --workers 4 --servers "")
+model_cli_error(predict_empty_list "--servers is an empty list" predict --calib ${calib} --workers 4 --servers ,)
 model_cli_error(predict_bad_platform "--platform 'rack:x:1': NODES 'x' is not a positive number"
   predict --calib ${calib} --workers 4 --platform rack:x:1)
 model_cli_error(predict_unknown_model "model spec 'resnet' is not recognised"

@@ -61,13 +61,13 @@ class CalibrateTest : public ::testing::Test {
   std::vector<std::string> all_files() {
     std::vector<results::BenchmarkRun> nn;
     for (const int b : {32, 128, 512}) {
-      nn.push_back(run("BM_TrainStepMlp/" + std::to_string(b), kStepIntercept + kStepSlope * b, "ms"));
+      nn.push_back(run("BM_TrainStepMlp/" + std::to_string(b) + "/real_time", kStepIntercept + kStepSlope * b, "ms"));
       nn.back().counters["FLOP/s"] = 4e10;
     }
     std::vector<results::BenchmarkRun> push_pull;
     for (const double bytes : {2143272.0, 13098536.0, 400000.0}) {
       const auto tail = std::to_string(static_cast<long>(bytes));
-      push_pull.push_back(run("BM_PushPull/path:0/" + tail, kMsgIntercept + kMsgSlope * bytes, "us"));
+      push_pull.push_back(run("BM_PushPull/path:0/" + tail + "/manual_time", kMsgIntercept + kMsgSlope * bytes, "us"));
       push_pull.push_back(run("BM_PushPull/path:1/" + tail, kWinIntercept + kWinSlope * bytes, "us"));
       push_pull.push_back(run("BM_LocalUpdate/" + tail, kUpdateIntercept + kUpdateSlope * bytes, "us"));
     }

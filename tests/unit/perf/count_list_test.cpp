@@ -26,6 +26,7 @@ void expect_error(const std::string& text, const std::string& fragment) {
 
 TEST(CountList, RefusesEmptyZeroReversedAndWords) {
   expect_error("", "empty list");
+  expect_error(",", "empty list");
   expect_error("0", "count of 0, below 1");
   expect_error("4-2", "runs backwards");
   expect_error("four", "is not a count");
