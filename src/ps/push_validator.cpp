@@ -32,7 +32,7 @@ void PushValidator::accept(int source, const PushHeader& header, std::uint64_t v
   check_envelope(source, sizeof header);
   const auto worker = static_cast<std::size_t>(source - topology_.servers);
   if (done_[worker]) reject(source, "a push after the worker said done");
-  if (header.kind == PushKind::kDone) {
+  if (header.kind == PushKind::kDone || header.kind == PushKind::kAbort) {
     done_[worker] = true;
     return;
   }

@@ -22,7 +22,7 @@ class PushValidator {
   void limit_samples(std::uint32_t max_samples) { max_samples_ = max_samples; }
   /// Checks a header announced by world rank source with bytes bytes, before it is received.
   void check_envelope(int source, std::size_t bytes) const;
-  /// Checks header from source against a shard at version, and records it (epoch, done).
+  /// Checks header from source against a shard at version, and records it (epoch; done or abort).
   void accept(int source, const PushHeader& header, std::uint64_t version);
   /// "worker 2 (rank 3)", or "rank 0 (a server)" for a rank that is not a worker.
   [[nodiscard]] std::string describe(int source) const;

@@ -58,7 +58,8 @@ class Server {
   void limit_samples(std::uint32_t max_samples) { validator_.limit_samples(max_samples); }
   /// Sets a function called after each applied update with the updates so far (fault injection).
   void set_update_hook(std::function<void(std::uint64_t)> hook) { update_hook_ = std::move(hook); }
-  /// Serves until every worker has sent done; calls on_epoch (if set) when all workers finish an epoch.
+  /// Serves until every worker has sent done or abort; calls on_epoch (if set) when all workers finish an
+  /// epoch. After an abort it applies nothing and answers each push with kAbortedVersion.
   ServerStats serve(const std::function<void(const EpochProgress&)>& on_epoch = {});
   /// After serve(): sends the final shard to the worker at world rank worker_rank, which receives every
   /// server's with WorkerClient::receive_final_shards.
@@ -81,6 +82,8 @@ class Server {
   Arrival wait_for_push(const SilenceWatch& watch);
   /// The header of arrival, received (or read from its mailbox) and checked.
   PushHeader receive_header(const Arrival& arrival);
+  /// Takes arrival's gradient in and answers it, by messages or in shared memory, once earlier replies are out.
+  void reply(const Arrival& arrival, ServerStats& stats);
   /// Waits for gradient chunk slot from source and checks it holds count values.
   void wait_for_chunk(int source, std::size_t slot, std::size_t count);
   /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
@@ -94,6 +97,7 @@ class Server {
   Topology topology_;
   PushValidator validator_;
   std::function<void(std::uint64_t)> update_hook_;
+  bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
   std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
   std::span<float> weights_;
   std::vector<float> gradient_;

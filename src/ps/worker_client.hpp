@@ -35,8 +35,9 @@ class WorkerClient {
   /// servers reached by mailbox nothing is sent: their whole exchange is timed as Phase::kPull.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
-  /// Tells every server this worker has finished; call once, after the last push_pull.
-  void finish();
+  /// Tells every server this worker has finished (kDone), or that its run diverged (kAbort); call once,
+  /// after the last push_pull.
+  void finish(PushKind kind = PushKind::kDone);
   /// After finish(), on the worker every Server::send_final_shard names: receives each server's final shard
   /// into its range of parameters.
   void receive_final_shards(std::span<float> parameters);

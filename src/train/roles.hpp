@@ -27,7 +27,9 @@ struct RoleContext {
 /// Phase::kServerIdle. Rank 0 prints an epoch line whenever all workers finish an epoch.
 ServerReport run_server(const RoleContext& context, RunSetup& setup);
 
-/// Trains this worker's partition for every epoch in the chosen mode and says done at the end.
+/// Trains this worker's partition for every epoch in the chosen mode and says done at the end; a
+/// non-finite loss (its own or, through the exchange, another rank's) ends training early with the
+/// report's diverged or stopped line set.
 WorkerReport run_worker(const RoleContext& context, RunSetup& setup);
 
 }  // namespace psbench::train
