@@ -4,6 +4,8 @@
 # input) stops it with a non-zero exit; the input that did it is kept in build/fuzz/findings/.
 # allocator_may_return_null=1: a huge malloc returns NULL as it would in production (HDF5 reads sizes from
 # a corrupt file's superblock and checks malloc's result), instead of ASan stopping at the request.
+# fast_unwind_on_malloc=0: full allocation stacks (libhdf5 has no frame pointers), so that the H5Fopen
+# suppression in fuzz/lsan.supp can match.
 # Usage: fuzz/run.sh [SECONDS per target] [target ...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,7 +25,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   cp -n "fuzz/seeds/$target"/* "$corpus"/ 2>/dev/null || true
   echo "fuzz: $target for ${seconds} s"
-  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1" \
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:allocator_may_return_null=1:fast_unwind_on_malloc=0" \
     LSAN_OPTIONS="suppressions=$root/fuzz/lsan.supp:print_suppressions=0" UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
     "build/fuzz/fuzz/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="build/fuzz/findings/$target-" "$corpus" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss|==[0-9]+==|SUMMARY|INFO: seed corpus)" || true
