@@ -34,8 +34,6 @@ class StoredImages {
   void normalise(std::size_t first, std::size_t count, std::span<float> out) const;
   /// The stored pixels (uint8 images; empty otherwise).
   [[nodiscard]] std::span<const std::uint8_t> pixels() const { return pixels_; }
-  /// The stored values (float32 images; empty otherwise).
-  [[nodiscard]] std::span<const float> values() const { return values_; }
 
  private:
   SampleShape shape_;
