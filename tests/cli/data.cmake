@@ -101,7 +101,7 @@ function(data_cli_train_error name launcher)
     COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
             "-DARGS=train;--data;${nan_file};--model;mlp:8;--batch;4;--epochs;1;--out;${out};${ARGN}"
             -DEXPECT_CODE=2 "-DEXPECT_ERROR='${nan_file}': /train/images\\[0\\] \\(sample 0\\) holds NaN"
-            -DEXPECT_ABSENT=${out} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure_without_output.cmake)
+            -DNO_FILE=${out} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure_without_file.cmake)
   set_tests_properties(cli.data.${name} PROPERTIES TIMEOUT 30 LABELS cli PROCESSORS 2
     FIXTURES_REQUIRED data_cli_fixtures ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
 endfunction()
