@@ -1,0 +1,87 @@
+"""Which predictions the report asks the model for: one request per measured series, and the scale study."""
+
+from dataclasses import dataclass
+
+from .model import ModelClient, ModelUnavailable, Request
+from .sweep import Series, Sweep
+
+#: Worker counts of the scale study (figure 7): powers of two to 4096.
+SCALE_WORKERS = tuple(2 ** k for k in range(13))
+#: The sharded server count of the scale study, against 1 server.
+SHARDED_SERVERS = 16
+#: The platform name of the machine the sweep ran on, as `psbench model predict --platform` knows it.
+THIS_PLATFORM = "this"
+
+
+@dataclass(frozen=True)
+class ScaleCase:
+    """One curve family of the scale study: a server count and an I/O mode."""
+
+    servers: int
+    io: str
+
+    @property
+    def label(self) -> str:
+        """E.g. "1 server, sequential I/O"."""
+        return f"{self.servers} server{'' if self.servers == 1 else 's'}, {self.io} I/O"
+
+
+SCALE_CASES = (ScaleCase(1, "sequential"), ScaleCase(1, "parallel"), ScaleCase(SHARDED_SERVERS, "sequential"),
+               ScaleCase(SHARDED_SERVERS, "parallel"))
+
+
+def series_request(series: Series) -> Request:
+    """The request whose predictions sit beside a measured series: W = 1 .. the largest measured W."""
+    run = series.all_runs()[0]
+    key = series.key
+    return Request(model=key.model, batch=key.batch, samples=run.samples, epochs=key.epochs, io=key.io, read=key.read,
+                   platform=THIS_PLATFORM, workers=tuple(range(1, max(series.workers) + 1)), servers=key.servers)
+
+
+def reference_series(sweep: Sweep) -> Series:
+    """The study's configuration (1 server, sequential I/O) of the first dataset, or the first series."""
+    for dataset in sweep.datasets():
+        for series in sweep.series_of(dataset):
+            if series.key.servers == 1 and series.key.io == "sequential":
+                return series
+    return sweep.series_of(sweep.datasets()[0])[0]
+
+
+def scale_request(workload: Series, case: ScaleCase, platform: str) -> Request:
+    """A scale-study request: the reference workload on `platform` at 1 .. 4096 workers."""
+    key = workload.key
+    read = "whole" if case.io == "sequential" else "partition"
+    return Request(model=key.model, batch=key.batch, samples=workload.all_runs()[0].samples, epochs=key.epochs,
+                   io=case.io, read=read, platform=platform, workers=SCALE_WORKERS, servers=case.servers)
+
+
+class Curves:
+    """The model's predictions the figures draw, fetched once; None where the model gave none."""
+
+    def __init__(self, client: ModelClient, sweep: Sweep, platform: str):
+        self.client_ = client
+        self.platform = platform
+        self.failures = []
+        self.by_series_ = {key: self._fetch(series_request(s)) for key, s in sweep.series.items()}
+        self.workload = reference_series(sweep)
+        self.scale_ = {case: self._fetch(scale_request(self.workload, case, platform)) for case in SCALE_CASES}
+
+    def _fetch(self, request: Request):
+        try:
+            return self.client_.predict(request)
+        except ModelUnavailable as why:
+            if str(why) not in self.failures:
+                self.failures.append(str(why))
+            return None
+
+    def of(self, series: Series):
+        """Predictions beside a measured series, or None."""
+        return self.by_series_.get(series.key)
+
+    def scale(self, case: ScaleCase):
+        """Predictions of one scale case, or None."""
+        return self.scale_.get(case)
+
+    def any(self) -> bool:
+        """Whether the model gave any prediction at all."""
+        return any(v for v in self.by_series_.values()) or any(v for v in self.scale_.values())
