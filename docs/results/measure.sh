@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Measures what docs/results/report.md rests on, on this machine: the sweep (Fashion-MNIST and a synthetic
 # set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache) with a
-# manifest per dataset, then the benchmark files. Writes into docs/results/raw/ (committed: a few hundred kB).
+# manifest per dataset, then the benchmark files (nn, server update, push/pull; the saturation benchmark
+# where it is built). Writes into docs/results/raw/ (committed: a few hundred kB).
 #
 # Usage: docs/results/measure.sh [sweep|bench|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data]
@@ -20,6 +21,8 @@ make_datasets() {
   # 100000 samples of 3x32x32 uint8: 307 MB of training images, enough for the reads to show against training.
   [[ -r "$data_dir/synth-3x32x32.h5" ]] || "$psbench" data synth --samples 100000 --test-samples 2000 \
     --shape 3,32,32 --classes 10 --seed 1 --out "$data_dir/synth-3x32x32.h5"
+  # Let the new files' pages reach the disk first: the first cold-cache run would otherwise wait for them.
+  sync
 }
 
 # run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (CONTRACTS.md C;
@@ -58,8 +61,6 @@ run_bench() {
     --benchmark_out_format=json
   mpiexec -n 2 "$build/bench/ps/bench_push_pull" --benchmark_repetitions=3 --benchmark_min_time=0.2 \
     --benchmark_out="$out/push_pull.json" --benchmark_out_format=json
-  "$build/bench/data/bench_data_io" --benchmark_min_time=0.2 --benchmark_out="$out/data_io.json" \
-    --benchmark_out_format=json
   if [[ -x "$build/bench/ps/bench_server_saturation" ]]; then
     mpiexec --oversubscribe -n 4 "$build/bench/ps/bench_server_saturation" --out "$out/server_saturation.json"
   fi

@@ -97,7 +97,7 @@ class ReportTest(unittest.TestCase):
 
     def test_without_model_says_so_and_names_the_figures(self):
         out = self.scratch / "out"
-        done = run_psbench("report", SWEEP, "--bench", BENCH, "--out", out)
+        done = run_psbench("report", SWEEP, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
         self.assertIn("**Model unavailable**", text)

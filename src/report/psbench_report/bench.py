@@ -68,6 +68,11 @@ class BenchSet:
     saturation: Saturation | None
     missing: list
 
+    def paths(self) -> list:
+        """The benchmark files read, in name order."""
+        found = [google.path for google in self.files.values()] + ([self.saturation.path] if self.saturation else [])
+        return sorted(found)
+
     def cpu(self) -> str | None:
         """The CPU model the benchmarks ran on, from any file's context."""
         for google in self.files.values():

@@ -13,7 +13,7 @@ from pathlib import Path
 from .bench import load_bench
 from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
-from .model import ModelClient
+from .model import ModelClient, calibrate
 from .predictions import Curves
 from .report_md import write_report
 from .sweep import load_sweep
@@ -21,6 +21,8 @@ from .sweep import load_sweep
 #: Figures 1-8 of issue 12, in order (modules of this package, each with a draw(context)).
 FIGURES = ("fig_times", "fig_phases", "fig_server", "fig_staleness", "fig_io", "fig_saturation", "fig_scale",
            "fig_validation")
+#: The calibration the report fits from the bench files when no --calib is given (kept beside report.md).
+CALIBRATION_NAME = "calib.json"
 #: The platform of figure 7 when --platform is not given.
 DEFAULT_PLATFORM = "bluewaters"
 
@@ -68,11 +70,17 @@ def run(arguments: argparse.Namespace) -> Path:
     sweep = load_sweep(arguments.sweep)
     bench = load_bench(arguments.bench)
     modules = _figure_modules()
-    curves = Curves(ModelClient(arguments.psbench, arguments.calib), sweep, arguments.platform)
     command = arguments.command or "python3 -m psbench_report " + shlex.join(sys.argv[1:])
     arguments.out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".psbench-report.", dir=arguments.out.parent))
     try:
+        calib, calib_failure = arguments.calib, None
+        if calib is None and bench.paths():
+            calib_failure = calibrate(arguments.psbench, bench.paths(), staging / CALIBRATION_NAME)
+            calib = None if calib_failure else staging / CALIBRATION_NAME
+        described = f"`--calib {arguments.calib}`" if arguments.calib else (
+            f"{CALIBRATION_NAME}, fitted by `psbench model calibrate` from the bench files alone" if calib else None)
+        curves = Curves(ModelClient(arguments.psbench, calib, calib_failure), sweep, arguments.platform, described)
         context = Context(sweep, bench, curves, staging)
         results = [module.draw(context) for module in modules]
         write_report(context, results, command)

@@ -28,7 +28,7 @@ def draw(context: Context) -> FigureResult:
     """Draws figure 5: one panel per dataset."""
     result = FigureResult(5, "Initial I/O: sequential against parallel", "fig5_initial_io")
     if len(context.sweep.worker_counts()) < 2:
-        result.gaps.append("not drawn: the sweep has a single worker count, so there is no growth with workers")
+        result.gaps.append("the sweep has a single worker count, so there is no growth with workers")
         return result
     datasets = context.sweep.datasets()
     figure, axes = new_figure(1, len(datasets), height=5.0)

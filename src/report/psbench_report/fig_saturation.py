@@ -22,7 +22,7 @@ def draw(context: Context) -> FigureResult:
     result = FigureResult(6, "Server saturation benchmark", "fig6_server_saturation")
     saturation = context.bench.saturation
     if saturation is None:
-        result.gaps.append("not drawn: no server_saturation.json in the bench folder")
+        result.gaps.append("no server_saturation.json in the bench folder")
         return result
     figure, axes = new_figure(1, 2, height=4.8)
     for index, run in enumerate(sorted(saturation.runs, key=lambda r: r.servers)):

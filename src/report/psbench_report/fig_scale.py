@@ -55,7 +55,7 @@ def draw(context: Context) -> FigureResult:
     cases = [(c, p) for c, p in cases if p]
     if not cases:
         reason = "; ".join(context.curves.failures) or "no prediction"
-        result.gaps.append(f"not drawn: the model gave no predictions for the platform ({reason})")
+        result.gaps.append(f"the model gave no predictions for the platform ({reason})")
         return result
     figure, axes = new_figure(1, 2, height=5.2)
     kinds = set()

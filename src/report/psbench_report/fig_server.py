@@ -32,7 +32,7 @@ def draw(context: Context) -> FigureResult:
     """Draws figure 3: rows are datasets; lines per server count, markers per server count and I/O mode."""
     result = FigureResult(3, "Server utilisation and throughput against workers", "fig3_server_vs_workers")
     if len(context.sweep.worker_counts()) < 2:
-        result.gaps.append("not drawn: the sweep has a single worker count, so there is no curve against workers")
+        result.gaps.append("the sweep has a single worker count, so there is no curve against workers")
         return result
     datasets = context.sweep.datasets()
     figure, axes = new_figure(len(datasets), 2, height=2.6 + 2.3 * len(datasets))

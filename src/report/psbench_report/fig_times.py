@@ -35,7 +35,7 @@ def draw(context: Context) -> FigureResult:
     result = FigureResult(1, "Time against workers, measured and modelled", "fig1_time_vs_workers")
     datasets = context.sweep.datasets()
     if len(context.sweep.worker_counts()) < 2:
-        result.gaps.append("not drawn: the sweep has a single worker count, so there is no scaling curve")
+        result.gaps.append("the sweep has a single worker count, so there is no scaling curve")
         return result
     figure, axes = new_figure(len(datasets), 3, height=2.6 + 2.2 * len(datasets))
     for row, dataset in enumerate(datasets):

@@ -36,7 +36,7 @@ def draw(context: Context) -> FigureResult:
     found = pairs(context.sweep, context.curves)
     if not found:
         reason = "; ".join(context.curves.failures) or "no prediction"
-        result.gaps.append(f"not drawn: the model gave no prediction for any measured run ({reason})")
+        result.gaps.append(f"the model gave no prediction for any measured run ({reason})")
         return result
     figure, axes = new_figure(1, len(QUANTITIES), height=4.2)
     for axis, (name, _, _) in zip(axes[0], QUANTITIES):

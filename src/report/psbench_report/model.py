@@ -36,7 +36,9 @@ class Request:
     platform: str
     workers: tuple
     servers: int
-    ranks_per_node: int | None = None
+    input: str
+    classes: int
+    sample_bytes: int
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,14 @@ class Prediction:
 class ModelClient:
     """Runs `psbench model predict` with the calibration; caches answers; remembers why it failed."""
 
-    def __init__(self, psbench: str | None, calib: Path | None):
+    def __init__(self, psbench: str | None, calib: Path | None, calib_failure: str | None = None):
         self.psbench_ = psbench
         self.calib_ = calib
         self.cache_ = {}
         self.failure_ = None if psbench else "no psbench binary was given to run `psbench model predict`"
         if self.failure_ is None and calib is None:
-            self.failure_ = "no calibration file was given (--calib): the model has no measured inputs"
+            self.failure_ = calib_failure or ("no calibration file was given (--calib) and no benchmark files to "
+                                              "calibrate from (--bench): the model has no measured inputs")
 
     @property
     def failure(self) -> str | None:
@@ -70,9 +73,8 @@ class ModelClient:
         argv = [self.psbench_, "model", "predict", "--calib", str(self.calib_), "--model", request.model,
                 "--batch", str(request.batch), "--samples", str(request.samples), "--epochs", str(request.epochs),
                 "--io", request.io, "--read", request.read, "--platform", request.platform,
-                "--workers", ",".join(str(w) for w in request.workers), "--servers", str(request.servers)]
-        if request.ranks_per_node is not None:
-            argv += ["--ranks-per-node", str(request.ranks_per_node)]
+                "--workers", ",".join(str(w) for w in request.workers), "--servers", str(request.servers),
+                "--input", request.input, "--classes", str(request.classes), "--sample-bytes", str(request.sample_bytes)]
         return argv + ["--format", "json"]
 
     def predict(self, request: Request) -> list:
@@ -91,9 +93,8 @@ class ModelClient:
 
     def _run(self, request: Request) -> list:
         argv = self.argv(request)
-        environment = {k: v for k, v in os.environ.items() if not k.startswith(_MPI_ENV_PREFIXES)}
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=environment,
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
                                   check=False)
         except (OSError, subprocess.TimeoutExpired) as error:
             self.failure_ = f"`{' '.join(argv[:3])}` could not run: {error}"
@@ -103,6 +104,38 @@ class ModelClient:
             why = lines[-1] if lines else f"exit code {done.returncode}"
             raise ModelUnavailable(f"`{' '.join(argv[1:])}` failed: {why}")
         return parse_predictions(done.stdout, " ".join(argv))
+
+
+def _clean_environment() -> dict:
+    return {k: v for k, v in os.environ.items() if not k.startswith(_MPI_ENV_PREFIXES)}
+
+
+def _has_model(psbench: str) -> bool:
+    try:
+        done = subprocess.run([psbench, "model", "--help"], capture_output=True, text=True, timeout=_TIMEOUT_S,
+                              env=_clean_environment(), check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def calibrate(psbench: str | None, bench_files: list, out: Path) -> str | None:
+    """Runs `psbench model calibrate --bench FILES --out OUT` (benchmarks only, so that no measured run is fitted
+    to itself); returns why it failed, or None."""
+    if not psbench:
+        return "no psbench binary was given to run `psbench model calibrate`"
+    if not _has_model(psbench):
+        return f"`{psbench}` has no `model` subcommand: the performance model is not in this build"
+    argv = [psbench, "model", "calibrate", "--bench", *map(str, bench_files), "--out", str(out)]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"`psbench model calibrate` could not run: {error}"
+    if done.returncode != 0 or not out.is_file():
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        return f"`psbench model calibrate` failed: {lines[-1] if lines else f'exit code {done.returncode}'}"
+    return None
 
 
 def parse_predictions(text: str, source: str) -> list:

@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 from .model import ModelClient, ModelUnavailable, Request
 from .sweep import Series, Sweep
+from .workload import input_shape
 
 #: Worker counts of the scale study (figure 7): powers of two to 4096.
 SCALE_WORKERS = tuple(2 ** k for k in range(13))
@@ -30,12 +31,26 @@ SCALE_CASES = (ScaleCase(1, "sequential"), ScaleCase(1, "parallel"), ScaleCase(S
                ScaleCase(SHARDED_SERVERS, "parallel"))
 
 
+def _shape(series: Series):
+    run = series.all_runs()[0]
+    shape = input_shape(run.model, run.parameters, run.sample_bytes)
+    if shape is None:
+        raise ModelUnavailable(f"{series.key.dataset}: the sample shape and class count cannot be found from "
+                               f"'{run.path.name}' (model {run.model}, {run.sample_bytes} bytes per sample)")
+    return shape
+
+
+def _request(series: Series, io: str, read: str, platform: str, workers: tuple, servers: int) -> Request:
+    key, shape = series.key, _shape(series)
+    return Request(model=key.model, batch=key.batch, samples=series.all_runs()[0].samples, epochs=key.epochs, io=io,
+                   read=read, platform=platform, workers=workers, servers=servers, input=shape.text,
+                   classes=shape.classes, sample_bytes=shape.sample_bytes)
+
+
 def series_request(series: Series) -> Request:
     """The request whose predictions sit beside a measured series: W = 1 .. the largest measured W."""
-    run = series.all_runs()[0]
     key = series.key
-    return Request(model=key.model, batch=key.batch, samples=run.samples, epochs=key.epochs, io=key.io, read=key.read,
-                   platform=THIS_PLATFORM, workers=tuple(range(1, max(series.workers) + 1)), servers=key.servers)
+    return _request(series, key.io, key.read, THIS_PLATFORM, tuple(range(1, max(series.workers) + 1)), key.servers)
 
 
 def reference_series(sweep: Sweep) -> Series:
@@ -49,26 +64,26 @@ def reference_series(sweep: Sweep) -> Series:
 
 def scale_request(workload: Series, case: ScaleCase, platform: str) -> Request:
     """A scale-study request: the reference workload on `platform` at 1 .. 4096 workers."""
-    key = workload.key
     read = "whole" if case.io == "sequential" else "partition"
-    return Request(model=key.model, batch=key.batch, samples=workload.all_runs()[0].samples, epochs=key.epochs,
-                   io=case.io, read=read, platform=platform, workers=SCALE_WORKERS, servers=case.servers)
+    return _request(workload, case.io, read, platform, SCALE_WORKERS, case.servers)
 
 
 class Curves:
     """The model's predictions the figures draw, fetched once; None where the model gave none."""
 
-    def __init__(self, client: ModelClient, sweep: Sweep, platform: str):
+    def __init__(self, client: ModelClient, sweep: Sweep, platform: str, calibration: str | None):
         self.client_ = client
         self.platform = platform
+        self.calibration = calibration
         self.failures = []
-        self.by_series_ = {key: self._fetch(series_request(s)) for key, s in sweep.series.items()}
+        self.by_series_ = {key: self._fetch(lambda s=s: series_request(s)) for key, s in sweep.series.items()}
         self.workload = reference_series(sweep)
-        self.scale_ = {case: self._fetch(scale_request(self.workload, case, platform)) for case in SCALE_CASES}
+        self.scale_ = {case: self._fetch(lambda c=case: scale_request(self.workload, c, platform))
+                       for case in SCALE_CASES}
 
-    def _fetch(self, request: Request):
+    def _fetch(self, make_request):
         try:
-            return self.client_.predict(request)
+            return self.client_.predict(make_request())
         except ModelUnavailable as why:
             if str(why) not in self.failures:
                 self.failures.append(str(why))

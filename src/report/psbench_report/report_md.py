@@ -29,7 +29,7 @@ def _provenance(context, command: str) -> list:
                  + (f"; missing: {', '.join(bench.missing)}" if bench.missing else ""))
     if context.curves.any():
         lines.append(f"- Model: `psbench model predict --format json` (platform `this` beside the runs, "
-                     f"`{context.curves.platform}` for figure 7).")
+                     f"`{context.curves.platform}` for figure 7); calibration: {context.curves.calibration}.")
     else:
         lines.append("- **Model unavailable**: no figure has model curves. Reason: "
                      + ("; ".join(context.curves.failures) or "no prediction was requested"))
@@ -49,7 +49,7 @@ def _figures(results: list) -> list:
             svg = next(f for f in figure.files if f.endswith(".svg"))
             lines += [f"![Figure {figure.number}]({png})", "", f"{figure.caption} ([SVG]({svg}))", ""]
         for gap in figure.gaps:
-            lines.append(f"- {'Cannot draw' if not figure.drawn else 'Missing'}: {gap}")
+            lines.append(f"- {'Not drawn' if not figure.drawn else 'Missing'}: {gap}")
         if figure.gaps:
             lines.append("")
     return lines
@@ -63,6 +63,21 @@ def _runs_table(sweep) -> list:
                      f"{run.phases['init_io']:.3f} | {run.training_s:.3f} | {run.phases['total']:.3f} | "
                      f"{run.samples_per_s:.0f} | {percent(run.utilization)} | {run.staleness.mean:.2f} |")
     return lines
+
+
+def _bench_table(bench) -> list:
+    if not bench.files:
+        return []
+    lines = ["## Benchmarks (medians, as measured beside the sweep)", "",
+             "| file | benchmark | time (µs) | counters |", "| --- | --- | --- | --- |"]
+    for name, google in sorted(bench.files.items()):
+        for benchmark in google.benchmarks.values():
+            counters = ", ".join(f"{k} {v:.4g}" for k, v in sorted(benchmark.counters.items()))
+            lines.append(f"| {name} | {benchmark.name} | {benchmark.seconds * 1e6:.1f} | {counters} |")
+        load = google.context.get("load_avg")
+        if load:
+            lines.append(f"| {name} | (load average while it ran) | | {', '.join(f'{x:.2f}' for x in load)} |")
+    return lines + [""]
 
 
 def _not_drawn(results: list) -> list:
@@ -83,7 +98,7 @@ def write_report(context, results: list, command: str) -> Path:
     for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves), answers.rq3(sweep, curves, context.bench),
                    answers.rq4(sweep, curves), answers.rq5(sweep, curves)):
         parts += [answer, ""]
-    parts += _figures(results) + _runs_table(sweep) + [""]
+    parts += _figures(results) + _runs_table(sweep) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
     partial = context.out / ".report.md.partial"
     partial.write_text("\n".join(parts), encoding="utf-8")

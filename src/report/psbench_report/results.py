@@ -46,6 +46,7 @@ class Run:
     cpu: str | None
     onednn_isa: str | None
     parameters: int
+    sample_bytes: int | None
     phases: dict
     worker_phases: dict
     samples_per_s: float
@@ -94,6 +95,23 @@ def _staleness(document: dict, path: Path) -> Staleness:
     )
 
 
+def _sample_bytes(document: dict, path: Path, total_samples: int) -> int | None:
+    """Stored bytes per sample (image and label), from the first worker's load: its bytes over the samples it read
+    (the whole split with --read whole, else its partition); None when that is not a whole number."""
+    loads = field(document, "load", list, path, WHAT)
+    if not loads:
+        return None
+    first = loads[0]
+    read_bytes = field(first, "bytes", int, path, WHAT)
+    if field(first, "mode", str, path, WHAT).endswith("+whole"):
+        samples = total_samples
+    else:
+        rank = field(first, "rank", int, path, WHAT)
+        owners = [r for r in field(document, "per_rank", list, path, WHAT) if r.get("rank") == rank]
+        samples = field(owners[0], "worker.samples", int, path, WHAT) if owners else 0
+    return read_bytes // samples if samples > 0 and read_bytes % samples == 0 else None
+
+
 def _env_text(document: dict, key: str, version: int, path: Path) -> str | None:
     if version >= 2:
         return field(document, f"env.{key}", str, path, WHAT)
@@ -108,6 +126,7 @@ def load_run(path: Path) -> Run:
     def get(dotted, kind):
         return field(document, dotted, kind, path, WHAT)
 
+    total_samples = get("train.total_samples", int)
     return Run(
         path=path,
         format=version,
@@ -115,7 +134,7 @@ def load_run(path: Path) -> Run:
         model=get("config.model", str),
         batch=get("config.batch", int),
         epochs=get("config.epochs", int),
-        samples=get("train.total_samples", int),
+        samples=total_samples,
         mode=get("config.mode", str),
         io=get("config.io", str),
         read=get("config.read", str),
@@ -128,6 +147,7 @@ def load_run(path: Path) -> Run:
         cpu=_env_text(document, "cpu", version, path),
         onednn_isa=_env_text(document, "onednn_isa", version, path),
         parameters=get("model.parameters", int),
+        sample_bytes=_sample_bytes(document, path, total_samples),
         phases={phase: get(f"phases.{phase}", float) for phase in PHASES},
         worker_phases=_worker_phases(document, path),
         samples_per_s=get("train.samples_per_s", float),
