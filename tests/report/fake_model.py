@@ -17,9 +17,11 @@ def main(argv):
         print("psbench: error: the fake model only answers 'model predict --format json'", file=sys.stderr)
         return 2
     workers = [int(w) for w in option(argv, "--workers").split(",")]
-    servers, io = int(option(argv, "--servers")), option(argv, "--io")
+    servers, io, chosen = int(option(argv, "--servers")), option(argv, "--io"), option(argv, "--kind", "all")
     predictions = []
     for kind, slowdown in (("ideal", 1.0), ("revised", 1.2), ("mva", 1.3), ("sim", 1.4)):
+        if chosen not in ("all", kind):
+            continue
         for w in workers:
             init = 0.1 * (w if io == "sequential" and kind != "ideal" else 1)
             compute = 4.0 / w * slowdown + (0.3 * w / servers if kind != "ideal" else 0.0)

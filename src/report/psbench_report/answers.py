@@ -8,9 +8,10 @@ from .validation import BAND, QUANTITIES, mape, pairs, within_band
 def _limits(sweep) -> str:
     run = max(sweep.runs, key=lambda r: r.ranks)
     hosts = "one host" if run.hosts == 1 else f"{run.hosts} hosts"
-    return (f"**This machine limits the answer:** the runs had {run.cores} cores on {hosts}; the largest run put "
-            f"{run.ranks} ranks ({run.workers} workers + {run.servers} servers) on them, so workers beyond "
-            f"{max(1, run.cores - 1)} share cores with each other and with the servers and compute cannot speed up.")
+    return (f"**This machine limits the answer:** the runs had {run.cores} cores on {hosts}; every run of more "
+            f"than {run.cores * run.hosts} ranks (W + S) oversubscribed them, up to {run.ranks} ranks ({run.workers} "
+            f"workers + {run.servers} servers), so more workers bring no more compute: training time cannot fall "
+            "as 1/W, and a slowdown past a knee cannot be told apart from core sharing.")
 
 
 def rq1(sweep, curves) -> str:
@@ -29,7 +30,7 @@ def rq1(sweep, curves) -> str:
             text += " With 2 servers: " + ", ".join(f"W={w}: {seconds(at(two, w, lambda r: r.training_s))}"
                                                     for w in two.workers) + "."
         knee = predicted(curves.of(one), "mva", "knee_workers", ws[-1])
-        text += f" MVA knee W* = {knee:.1f} on this machine." if knee is not None else " No model knee (model unavailable)."
+        text += f" MVA knee W* = {knee:.1f} on this machine." if knee is not None else " No model knee (no prediction)."
         lines.append(text)
     runs = runs_named(*[find(sweep, d, "sequential", s) for d in sweep.datasets() for s in (1, 2)])
     return "\n".join(["## RQ1: why one server stops scaling, and where", "",

@@ -1,15 +1,18 @@
 """Figure 5: initial I/O time, sequential against parallel, against workers, with the model's lines."""
 
 from .figure import Context, FigureResult, distinct_curves, kinds_label
-from .style import COLOURS, KIND_STYLES, empty_panel, measured_style, new_figure, save, worker_axis
+from .style import COLOURS, KIND_STYLES, config_style, empty_panel, new_figure, save, worker_axis
 
 
 def _panel(axis, series_list, context) -> None:
     modes = sorted({s.key.io for s in series_list}, reverse=True)
-    for index, series in enumerate(series_list):
+    servers = sorted({s.key.servers for s in series_list})
+    for series in series_list:
         runs = series.all_runs()
+        style = config_style(modes.index(series.key.io), servers.index(series.key.servers),
+                             series.key.io == "sequential")
         axis.plot([r.workers for r in runs], [r.phases["init_io"] for r in runs],
-                  label=f"measured, {series.key.config}", **measured_style(index))
+                  label=f"measured, {series.key.config}", **style)
     drawn_modes = set()
     for series in series_list:
         if series.key.io in drawn_modes:

@@ -3,7 +3,7 @@
 from statistics import median
 
 from .figure import Context, FigureResult
-from .style import figure_legend, COLOURS, HATCHES, empty_panel, new_figure, save
+from .style import COLOURS, HATCHES, empty_panel, figure_legend, new_figure, save
 
 #: The stacked segments: label and how to take them from a run's mean worker phases (seconds).
 SEGMENTS = (

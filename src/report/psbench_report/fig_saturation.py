@@ -1,7 +1,7 @@
 """Figure 6: the saturation benchmark: measured updates/s against clients for each server count, knee marked."""
 
 from .figure import Context, FigureResult
-from .style import figure_legend, COLOURS, measured_style, new_figure, save, worker_axis
+from .style import COLOURS, figure_legend, measured_style, new_figure, save, worker_axis
 
 
 def _plot_run(axes, index, run) -> None:
@@ -14,7 +14,8 @@ def _plot_run(axes, index, run) -> None:
         axis.axvline(run.knee_clients, color=colour, linestyle=(0, (4, 2)), linewidth=0.9,
                      label=f"measured knee, {run.servers} server(s): {run.knee_clients} clients")
         axis.axvline(run.knee_model, color=colour, linestyle=(0, (1, 2)), linewidth=0.9,
-                     label=f"(Z + D) / D = {run.knee_model:.1f} (Z = {run.think_us:.0f} µs, D = {run.service_us:.0f} µs)")
+                     label=f"(Z + D) / D = {run.knee_model:.1f} (Z = {run.think_us:.0f} µs, "
+                           f"D = {run.service_us:.0f} µs)")
 
 
 def draw(context: Context) -> FigureResult:

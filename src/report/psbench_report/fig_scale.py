@@ -2,7 +2,7 @@
 
 from .figure import Context, FigureResult
 from .model import curve
-from .predictions import SCALE_CASES, SCALE_WORKERS
+from .predictions import SCALE_CASES, SCALE_WORKERS, SIM_SCALE_MAX
 from .style import (COLOURS, KIND_LABELS, KIND_STYLES, MARKERS, figure_legend, new_figure, proxy_line, save,
                     worker_axis)
 
@@ -75,7 +75,7 @@ def draw(context: Context) -> FigureResult:
     missing = [c.label for c in SCALE_CASES if not context.curves.scale(c)]
     if missing:
         result.gaps.append(f"no prediction for: {', '.join(missing)}")
-    result.caption = ("Predicted total time and speed-up from 1 to 4096 workers: line style is the model kind, colour "
-                      "the server count and I/O mode; the hollow marker is the MVA model's knee W*. Nothing here "
-                      "was measured.")
+    result.caption = ("Predicted total time and speed-up from 1 to 4096 workers, one rank per node (the simulation to "
+                      f"{SIM_SCALE_MAX} workers): line style is the model kind, colour the server count and I/O mode; "
+                      "the hollow marker is the MVA model's knee W*. Nothing here was measured.")
     return result

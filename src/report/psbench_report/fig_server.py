@@ -1,7 +1,7 @@
 """Figure 3: server utilisation and updates/s against workers, one line per server count."""
 
 from .figure import Context, FigureResult, distinct_curves, kinds_label
-from .style import figure_legend, COLOURS, KIND_STYLES, empty_panel, measured_style, new_figure, save, worker_axis
+from .style import COLOURS, KIND_STYLES, config_style, empty_panel, figure_legend, new_figure, save, worker_axis
 
 _PANELS = (("server utilisation (fraction busy)", lambda r: r.utilization, "server_utilization"),
            ("updates applied (1/s)", lambda r: r.updates_per_s, "updates_per_s"))
@@ -12,10 +12,11 @@ _KINDS = ("mva", "sim")
 def _panel(axis, series_list, context, panel) -> None:
     label, value, key = panel
     servers = sorted({s.key.servers for s in series_list})
-    for index, series in enumerate(series_list):
+    for series in series_list:
         runs = series.all_runs()
+        where = servers.index(series.key.servers)
         axis.plot([r.workers for r in runs], [value(r) for r in runs], label=f"measured, {series.key.config}",
-                  **measured_style(index))
+                  **config_style(where, where, series.key.io == "sequential"))
     for series in series_list:
         if series.key.io != series_list[0].key.io:
             continue
@@ -48,7 +49,7 @@ def draw(context: Context) -> FigureResult:
             _panel(axis, series_list, context, panel)
             axis.set_title(f"{dataset}: {panel[0].split(' (')[0]}")
     handles, labels = axes[0][1].get_legend_handles_labels()
-    figure_legend(figure, handles, labels, "right")
+    figure_legend(figure, handles, labels, "bottom", ncol=2)
     figure.suptitle("Servers: measured (markers) and queueing model (lines)")
     result.files = save(figure, context.out, result.stem)
     result.caption = ("Utilisation is the servers' summed service time over their summed serve time; updates/s "

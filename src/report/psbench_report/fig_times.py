@@ -2,7 +2,7 @@
 
 from .figure import Context, FigureResult, distinct_curves, kinds_label
 from .predictions import reference_series
-from .style import figure_legend, empty_panel, measured_style, model_style, new_figure, save, worker_axis
+from .style import empty_panel, figure_legend, measured_style, model_style, new_figure, save, worker_axis
 
 _PANELS = (("total", "total", lambda r: r.phases["total"], "total_s"),
            ("init_io", "initial I/O", lambda r: r.phases["init_io"], "init_io_s"),

@@ -39,6 +39,8 @@ class Request:
     input: str
     classes: int
     sample_bytes: int
+    kind: str = "all"
+    ranks_per_node: int = 0
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,9 @@ class ModelClient:
                 "--batch", str(request.batch), "--samples", str(request.samples), "--epochs", str(request.epochs),
                 "--io", request.io, "--read", request.read, "--platform", request.platform,
                 "--workers", ",".join(str(w) for w in request.workers), "--servers", str(request.servers),
-                "--input", request.input, "--classes", str(request.classes), "--sample-bytes", str(request.sample_bytes)]
+                "--input", request.input, "--classes", str(request.classes),
+                "--sample-bytes", str(request.sample_bytes), "--kind", request.kind,
+                "--ranks-per-node", str(request.ranks_per_node)]
         return argv + ["--format", "json"]
 
     def predict(self, request: Request) -> list:

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 from . import answers
-from .figure import FigureResult
 from .numbers import percent
 
 

@@ -66,6 +66,14 @@ def measured_style(index: int) -> dict:
             "markerfacecolor": "white" if index % 2 else COLOURS[index % len(COLOURS)], "markeredgewidth": 1.2}
 
 
+def config_style(colour_index: int, marker_index: int, filled: bool) -> dict:
+    """Marker style of a measured configuration: colour and marker chosen by the caller (server count or I/O
+    mode), filled or hollow by the other (filled: sequential I/O)."""
+    colour = COLOURS[colour_index % len(COLOURS)]
+    return {"marker": MARKERS[marker_index % len(MARKERS)], "color": colour, "linestyle": "none",
+            "markerfacecolor": colour if filled else "white", "markeredgewidth": 1.2}
+
+
 def model_style(kind: str) -> dict:
     """Line style of one model kind."""
     return {"linestyle": KIND_STYLES[kind], "color": KIND_COLOURS[kind]}

@@ -7,7 +7,7 @@ from statistics import median
 
 from .errors import ReportError
 from .manifest import MANIFEST_NAME, Manifest, load_manifest
-from .results import Run, load_run
+from .results import load_run
 
 
 @dataclass(frozen=True)
