@@ -5,7 +5,7 @@ from .predictions import reference_series
 from .style import empty_panel, figure_legend, measured_style, model_style, new_figure, save, worker_axis
 
 _PANELS = (("total", "total", lambda r: r.phases["total"], "total_s"),
-           ("init_io", "initial I/O", lambda r: r.phases["init_io"], "init_io_s"),
+           ("read", "initial read", lambda r: r.read_s, "init_io_s"),
            ("training", "training", lambda r: r.training_s, "compute_s"))
 
 
@@ -56,6 +56,7 @@ def draw(context: Context) -> FigureResult:
     figure.suptitle(f"Measured (markers) and model (lines): {config.config}, {config.model}, "
                     f"batch {config.batch}, {config.epochs} epoch(s)", fontsize=9)
     result.files = save(figure, context.out, result.stem)
-    result.caption = (f"Total time, initial I/O and training time against workers W, {config.config}: measured "
+    result.caption = (f"Total time, initial read (slowest worker's wait + read) and training time against workers W, "
+                      f"{config.config}: measured "
                       "runs as markers, the model's kinds as lines (kinds whose curves coincide share one line).")
     return result

@@ -115,12 +115,13 @@ def _clean_environment() -> dict:
 
 
 def _has_model(psbench: str) -> bool:
+    """Whether `psbench --help` lists a `model` subcommand."""
     try:
-        done = subprocess.run([psbench, "model", "--help"], capture_output=True, text=True, timeout=_TIMEOUT_S,
+        done = subprocess.run([psbench, "--help"], capture_output=True, text=True, timeout=_TIMEOUT_S,
                               env=_clean_environment(), check=False)
     except (OSError, subprocess.TimeoutExpired):
         return False
-    return done.returncode == 0
+    return any(line.split()[:1] == ["model"] for line in done.stdout.splitlines())
 
 
 def calibrate(psbench: str | None, bench_files: list, out: Path) -> str | None:

@@ -55,11 +55,13 @@ def _figures(results: list) -> list:
 
 
 def _runs_table(sweep) -> list:
-    lines = ["## Runs", "", "| file | dataset | W | S | I/O | init_io (s) | training (s) | total (s) | samples/s | "
-             "utilisation | staleness mean |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["## Runs", "", "| file | dataset | W | S | I/O | read (s) | init_io (s) | training (s) | total (s) | "
+             "samples/s | utilisation | staleness mean |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for run in sorted(sweep.runs, key=lambda r: (r.dataset, r.io, r.servers, r.workers, r.label)):
         lines.append(f"| {run.label} | {run.dataset} | {run.workers} | {run.servers} | {run.io} | "
-                     f"{run.phases['init_io']:.3f} | {run.training_s:.3f} | {run.phases['total']:.3f} | "
+                     f"{run.read_s:.3f} | {run.phases['init_io']:.3f} | {run.training_s:.3f} | "
+                     f"{run.phases['total']:.3f} | "
                      f"{run.samples_per_s:.0f} | {percent(run.utilization)} | {run.staleness.mean:.2f} |")
     return lines
 

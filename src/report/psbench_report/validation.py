@@ -7,7 +7,7 @@ from .predictions import Curves
 from .sweep import Sweep
 
 #: Compared quantities: name, the measured value of a run, the prediction key.
-QUANTITIES = (("init_io", lambda r: r.phases["init_io"], "init_io_s"),
+QUANTITIES = (("initial read", lambda r: r.read_s, "init_io_s"),
               ("training", lambda r: r.training_s, "compute_s"),
               ("total", lambda r: r.phases["total"], "total_s"))
 #: The band a good prediction stays within.
