@@ -80,8 +80,8 @@ def rq3(sweep, curves, bench) -> str:
             continue
         ws = one.workers
         lines.append(f"- {dataset}, 1 server: utilisation " + ", ".join(
-            f"W={w}: {percent(at(one, w, lambda r: r.utilization))}" for w in ws) + "; updates/s " + ", ".join(
-            f"{at(one, w, lambda r: r.updates_per_s):.0f}" for w in ws) + "; mean staleness " + ", ".join(
+            f"W={w}: {percent(at(one, w, lambda r: r.utilization))}" for w in ws) + "; full pushes/s " + ", ".join(
+            f"{at(one, w, lambda r: r.pushes_per_s):.0f}" for w in ws) + "; mean staleness " + ", ".join(
             f"{at(one, w, lambda r: r.staleness.mean):.2f}" for w in ws) + ".")
     saturation = []
     if bench.saturation is not None:

@@ -4,7 +4,7 @@ from .figure import Context, FigureResult, distinct_curves, kinds_label
 from .style import COLOURS, KIND_STYLES, config_style, empty_panel, figure_legend, new_figure, save, worker_axis
 
 _PANELS = (("server utilisation (fraction busy)", lambda r: r.utilization, "server_utilization"),
-           ("updates applied (1/s)", lambda r: r.updates_per_s, "updates_per_s"))
+           ("full pushes applied (1/s)", lambda r: r.pushes_per_s, "updates_per_s"))
 #: Kinds drawn here: the two that model the server as a queue.
 _KINDS = ("mva", "sim")
 
@@ -52,7 +52,8 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, "bottom", ncol=2)
     figure.suptitle("Servers: measured (markers) and queueing model (lines)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Utilisation is the servers' summed service time over their summed serve time; updates/s "
-                      "counts gradient pushes applied per second of the longest server. Lines: the MVA model and "
-                      "the SimGrid simulation for each server count (sequential-I/O request).")
+    result.caption = ("Utilisation is the servers' summed service time over their summed serve time. Full pushes/s "
+                      "counts worker steps applied (server.updates_per_s / S: each step updates all S shards) per "
+                      "second of the longest server. Lines: the MVA model and the SimGrid simulation for each server "
+                      "count (sequential-I/O request).")
     return result

@@ -49,12 +49,12 @@ def draw(context: Context) -> FigureResult:
                 empty_panel(axis, f"{dataset}: one worker count only")
                 continue
             _panel(axis, series, predictions, panel)
-            axis.set_title(f"{dataset}: {panel[1]}")
+            axis.set_title(f"{dataset} ({series.key.model}): {panel[1]}", fontsize=8.5)
     handles, labels = axes[0][0].get_legend_handles_labels()
     figure_legend(figure, handles, labels, "bottom", ncol=min(5, max(1, len(labels))))
     config = _series_for(context, datasets[0]).key
-    figure.suptitle(f"Measured (markers) and model (lines): {config.config}, {config.model}, "
-                    f"batch {config.batch}, {config.epochs} epoch(s)", fontsize=9)
+    figure.suptitle(f"Measured (markers) and model (lines): {config.config}, batch {config.batch}, "
+                    f"{config.epochs} epoch(s)", fontsize=9)
     result.files = save(figure, context.out, result.stem)
     result.caption = (f"Total time, initial read (slowest worker's wait + read) and training time against workers W, "
                       f"{config.config}: measured "

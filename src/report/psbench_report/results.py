@@ -62,6 +62,12 @@ class Run:
         return -(-self.ranks // self.hosts)
 
     @property
+    def pushes_per_s(self) -> float:
+        """Full pushes (one per worker step, all shards) applied per second: server.updates_per_s counts each
+        shard's update, S per step."""
+        return self.updates_per_s / max(1, self.servers)
+
+    @property
     def label(self) -> str:
         """A short name for the run in text and tables: its file name."""
         return self.path.name
