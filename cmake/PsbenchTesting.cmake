@@ -6,12 +6,18 @@ if(PSBENCH_CORES EQUAL 0)
   set(PSBENCH_CORES 1)
 endif()
 
-# psbench_add_unit_test(NAME SOURCES src... [LIBS lib...]): a serial gtest binary, one ctest entry per test.
+# psbench_add_unit_test(NAME SOURCES src... [LIBS lib...] [ISA_VARIANTS]): a serial gtest binary, one ctest
+# entry per test. ISA_VARIANTS runs every test a second time as NAME.avx2.* with ONEDNN_MAX_CPU_ISA=AVX2, so
+# oneDNN's AVX2 kernels (gemm:jit, jit:avx2) are tested on AVX-512 and AMX machines too.
 function(psbench_add_unit_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "ISA_VARIANTS" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main psbench_options)
   gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120 LABELS unit)
+  if(ARG_ISA_VARIANTS)
+    gtest_discover_tests(${name} TEST_PREFIX "${name}.avx2." DISCOVERY_TIMEOUT 60
+      PROPERTIES TIMEOUT 120 LABELS "unit;avx2" ENVIRONMENT "ONEDNN_MAX_CPU_ISA=AVX2")
+  endif()
 endfunction()
 
 # psbench_add_mpi_test(NAME SOURCES src... RANKS k... [LIBS lib...] [TIMEOUT s]): a gtest binary with the

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <fstream>
 
 namespace psbench {
 
@@ -20,5 +21,18 @@ std::string host_name() {
 }
 
 int online_cores() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
+
+std::string cpu_model_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  const std::string key = "model name";
+  for (std::string line; std::getline(cpuinfo, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const auto first = line.find_first_not_of(" \t", colon + 1);
+    return first == std::string::npos ? "unknown" : line.substr(first);
+  }
+  return "unknown";
+}
 
 }  // namespace psbench

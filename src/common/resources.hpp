@@ -14,4 +14,7 @@ std::string host_name();
 /// Number of online CPU cores on this machine.
 int online_cores();
 
+/// The CPU's model name as /proc/cpuinfo gives it ("AMD EPYC 7B13"), or "unknown".
+std::string cpu_model_name();
+
 }  // namespace psbench

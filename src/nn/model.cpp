@@ -145,9 +145,4 @@ Evaluation Model::evaluate(const float* images, const std::int32_t* labels, std:
   }
 }
 
-std::string onednn_version() {
-  const dnnl_version_t* version = dnnl_version();
-  return std::to_string(version->major) + "." + std::to_string(version->minor) + "." + std::to_string(version->patch);
-}
-
 }  // namespace psbench::nn

@@ -63,7 +63,4 @@ class Model {
 /// Throws UserError for an unknown spec.
 std::size_t parameter_count_for(const std::string& spec, InputShape input, int num_classes);
 
-/// oneDNN version as "major.minor.patch", read from the library.
-std::string onednn_version();
-
 }  // namespace psbench::nn

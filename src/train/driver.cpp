@@ -10,6 +10,7 @@
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
+#include "nn/onednn_info.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/console.hpp"
 #include "train/evaluation.hpp"
@@ -60,6 +61,8 @@ nlohmann::json environment_json(const std::vector<nlohmann::json>& per_rank, con
           {"workers", setup.topology.workers()},
           {"threads_per_rank", options.threads},
           {"wait_spin_us", mpi::spin_budget().count()},
+          {"cpu", cpu_model_name()},
+          {"onednn_isa", nn::onednn_isa()},
           {"libraries", library_versions()}};
 }
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "mpi/environment.hpp"
-#include "nn/model.hpp"
+#include "nn/onednn_info.hpp"
 
 namespace psbench::train {
 

@@ -6,8 +6,10 @@
 #include <fstream>
 #include <set>
 
+#include "common/resources.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/collective_error.hpp"
+#include "nn/onednn_info.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {
@@ -39,6 +41,8 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   EXPECT_EQ(results["config"]["intra_node"], "shared-memory");
   EXPECT_EQ(results["env"]["ranks"], world.size());
   EXPECT_EQ(results["env"]["wait_spin_us"], 1234);
+  EXPECT_EQ(results["env"]["cpu"], cpu_model_name());
+  EXPECT_EQ(results["env"]["onednn_isa"], nn::onednn_isa());
   for (const char* library : {"mpi", "hdf5", "onednn", "psbench"}) {
     EXPECT_FALSE(results["env"]["libraries"][library].get<std::string>().empty()) << library;
   }
