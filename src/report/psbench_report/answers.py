@@ -85,14 +85,20 @@ def rq3(sweep, curves, bench) -> str:
             f"{at(one, w, lambda r: r.staleness.mean):.2f}" for w in ws) + ".")
     saturation = []
     if bench.saturation is not None:
-        for run in sorted(bench.saturation.runs, key=lambda r: r.servers):
+        for run in sorted(bench.saturation.runs, key=lambda r: (r.parameters, r.think_us, r.servers)):
             plateau = max(p[1] for p in run.points)
-            saturation.append(f"- saturation benchmark, {run.servers} server(s): service time D = "
+            saturation.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): "
+                              f"service time D = "
                               f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} "
                               f"µs; plateau {plateau:.0f} updates/s; knee at {run.knee_clients} clients measured, "
                               f"(Z + D) / D = {run.knee_model:.1f}.")
     else:
         saturation.append("- No saturation benchmark file: figure 6 is missing.")
+    busiest = max((r.utilization for r in sweep.runs if r.servers == 1), default=None)
+    if busiest is not None and busiest < 0.8:
+        lines.append(f"- In these runs the single server never saturated: its utilisation was at most "
+                     f"{percent(busiest)}. Workers waited for cores, not for the server (pull time in figure 2 "
+                     "includes a server that is descheduled on shared cores).")
     return "\n".join(["## RQ3: how the single server becomes the bottleneck", "",
                       "Figures 3 (utilisation, updates/s), 4 (staleness) and 6 (saturation benchmark).", ""]
                      + lines + saturation + [

@@ -7,7 +7,7 @@ from .style import COLOURS, HATCHES, empty_panel, figure_legend, new_figure, sav
 
 #: The stacked segments: label and how to take them from a run's mean worker phases (seconds).
 SEGMENTS = (
-    ("initial I/O", lambda p: p["init_io"]),
+    ("init_io phase", lambda p: p["init_io"]),
     ("rest of set-up", lambda p: max(0.0, p["init_total"] - p["init_io"])),
     ("compute (batch + fwd/bwd)", lambda p: p["compute"]),
     ("push", lambda p: p["push"]),
@@ -58,7 +58,7 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, "bottom", ncol=3)
     figure.suptitle("Mean worker time by phase (measured; each bar is one run, the median where repeated)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Each bar stacks the phases of DESIGN.md averaged over a run's workers: the initial read, the "
-                      "rest of set-up, compute, push, pull (which includes waiting for the server) and the rest of "
-                      "the training loop.")
+    result.caption = ("Each bar stacks the phases of DESIGN.md averaged over a run's workers: init_io (in results "
+                      "format 1 the read and the float conversion), the rest of set-up, compute, push, pull (which "
+                      "includes waiting for the server) and the rest of the training loop.")
     return result

@@ -49,7 +49,7 @@ def draw(context: Context) -> FigureResult:
                 empty_panel(axis, f"{dataset}: one worker count only")
                 continue
             _panel(axis, series, predictions, panel)
-            axis.set_title(f"{dataset} ({series.key.model}): {panel[1]}", fontsize=8.5)
+            axis.set_title(f"{dataset} ({series.key.model})\n{panel[1]}", fontsize=8.5)
     handles, labels = axes[0][0].get_legend_handles_labels()
     figure_legend(figure, handles, labels, "bottom", ncol=min(5, max(1, len(labels))))
     config = _series_for(context, datasets[0]).key

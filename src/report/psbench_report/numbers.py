@@ -27,7 +27,7 @@ def predicted(predictions, kind: str, key: str, workers: int):
 
 def runs_named(*series_list) -> str:
     """The file names of the series' runs, for "rests on" lines."""
-    names = [run.label for s in series_list if s for run in s.all_runs()]
+    names = [f"{run.path.parent.name}/{run.label}" for s in series_list if s for run in s.all_runs()]
     return ", ".join(f"`{n}`" for n in names) if names else "none"
 
 
