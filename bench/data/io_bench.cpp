@@ -4,8 +4,11 @@
 // rank's end (first reader's start to last reader's end): the run's initial I/O time. Repetitions cycle
 // through the modes so that a disturbance on this shared machine spreads over all of them.
 // Run: mpiexec -n N bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase]
-// [--warm] [--json OUT]
+// [--warm] [--json OUT] [--benchmark-out OUT.json]
+// --benchmark-out writes the same repetitions in Google Benchmark's JSON format under the names of
+// docs/benchmarks.md (BM_PosixRead/BYTES, BM_Hdf5SerialRead/BYTES, BM_Hdf5CollectiveRead/BYTES, ...).
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,10 +17,12 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "bench_context.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
@@ -25,6 +30,7 @@
 #include "data/page_cache.hpp"
 #include "data/partition.hpp"
 #include "data/raw_partition.hpp"
+#include "gbench_json.hpp"
 #include "mpi/environment.hpp"
 
 namespace {
@@ -39,7 +45,8 @@ struct Arguments {
   int warmup = 1;
   bool cold_cache = true;
   std::string json;
-  std::string only;  // run only the modes whose names contain this text (and posix)
+  std::string benchmark_out;  // Google Benchmark-format JSON (data_io.json)
+  std::string only;           // run only the modes whose names contain this text (and posix)
   std::vector<data::MpiIoMode> mpi_io{data::kDefaultMpiIo};
   std::size_t posix_piece = std::size_t{1} << 30;  // bytes per pread of the POSIX baseline (large is fastest)
 };
@@ -58,6 +65,7 @@ struct ModeResult {
   std::string name;
   std::vector<double> seconds;       // init I/O per repetition
   std::vector<double> read_seconds;  // longest single read per repetition
+  std::vector<double> cpu_seconds;   // rank 0's CPU time per repetition
   std::uint64_t bytes = 0;           // summed over ranks, per repetition
   bool collective = true;
   std::string transfer;
@@ -93,6 +101,14 @@ RankRun loader_read(const Communicator& world, const data::LoadOptions& options,
   return {raw.timing.bytes_read, raw.timing.read_seconds, raw.timing.wait_seconds, raw.timing.collective, raw.transfer};
 }
 
+// User and system CPU seconds of this process so far.
+double cpu_seconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
@@ -123,19 +139,54 @@ Arguments parse(int argc, char** argv) {
       arguments.cold_cache = false;
     } else if (flag == "--json" && i + 1 < argc) {
       arguments.json = argv[++i];
+    } else if (flag == "--benchmark-out" && i + 1 < argc) {
+      arguments.benchmark_out = argv[++i];
     } else if (arguments.path.empty() && !flag.starts_with("--")) {
       arguments.path = flag;
     } else {
       throw psbench::UserError(
           "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
-          "[--warm] [--json OUT]");
+          "[--warm] [--json OUT] [--benchmark-out OUT]");
     }
   }
   if (arguments.path.empty())
     throw psbench::UserError(
         "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
-        "[--warm] [--json OUT]");
+        "[--warm] [--json OUT] [--benchmark-out OUT]");
   return arguments;
+}
+
+// The benchmark name of a mode (docs/benchmarks.md), without its byte count.
+std::string benchmark_family(const std::string& mode) {
+  std::string family = mode.starts_with("posix")                  ? "BM_PosixRead"
+                       : mode.starts_with("sequential+whole")     ? "BM_Hdf5SerialRead"
+                       : mode.starts_with("sequential+partition") ? "BM_Hdf5SerialPartitionRead"
+                       : mode.starts_with("parallel+whole")       ? "BM_Hdf5CollectiveWholeRead"
+                                                                  : "BM_Hdf5CollectiveRead";
+  if (mode.find("(two-phase)") != std::string::npos) family += "TwoPhase";
+  if (mode.find("(independent)") != std::string::npos) family += "Independent";
+  return family;
+}
+
+// Writes the repetitions as Google Benchmark JSON; BM_Hdf5CollectiveRead* also carry vs_posix, the median
+// of the paired per-repetition bandwidth ratios over posix.
+void save_gbench(const Arguments& arguments, const std::vector<ModeResult>& results,
+                 const std::map<std::string, double>& over_posix) {
+  std::vector<psbench::bench::MeasuredBenchmark> benchmarks;
+  for (const auto& result : results) {
+    psbench::bench::MeasuredBenchmark benchmark{benchmark_family(result.name) + "/" + std::to_string(result.bytes),
+                                                result.seconds,
+                                                result.cpu_seconds,
+                                                static_cast<double>(result.bytes),
+                                                {}};
+    if (const auto ratio = over_posix.find(result.name); ratio != over_posix.end()) {
+      benchmark.constants["vs_posix"] = ratio->second;
+    }
+    benchmark.constants["cold_cache"] = arguments.cold_cache ? 1.0 : 0.0;
+    benchmarks.push_back(benchmark);
+  }
+  const auto document = psbench::bench::gbench_document(psbench::bench::collect_context(), "bench_data_io", benchmarks);
+  psbench::write_file_atomically(arguments.benchmark_out, document.dump(2) + "\n");
 }
 
 void print_and_save(const Communicator& world, const Arguments& arguments, const std::vector<ModeResult>& results,
@@ -165,6 +216,7 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
                                   {"collective", result.collective},
                                   {"transfer", result.transfer}};
   }
+  std::map<std::string, double> over_posix;
   const auto posix = std::find_if(results.begin(), results.end(), [](const auto& r) { return r.name == "posix"; });
   for (const auto& result : results) {
     if (!result.name.starts_with("parallel+partition") || posix == results.end()) continue;
@@ -179,9 +231,11 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
     std::printf("%s / posix bandwidth: %.2f (median of paired repetitions, range %.2f..%.2f)\n", result.name.c_str(),
                 paired, *low, *high);
     json["modes"][result.name]["over_posix"] = paired;
+    over_posix[result.name] = paired;
     json["modes"][result.name]["over_posix_per_repetition"] = ratios;
   }
   if (!arguments.json.empty()) psbench::write_file_atomically(arguments.json, json.dump(2) + "\n");
+  if (!arguments.benchmark_out.empty()) save_gbench(arguments, results, over_posix);
 }
 
 void run(const Communicator& world, const Arguments& arguments) {
@@ -217,12 +271,15 @@ void run(const Communicator& world, const Arguments& arguments) {
     for (std::size_t m = 0; m < modes.size(); ++m) {
       world.barrier();
       const double start = psbench::monotonic_seconds();
+      const double cpu_start = cpu_seconds();
       const RankRun rank_run = modes[m].run();
       const double seconds = psbench::monotonic_seconds() - start;
+      const double cpu = cpu_seconds() - cpu_start;
       if (repetition < 0) continue;  // warm-up: touches the buffers, loads the libraries' code
       ModeResult& result = results[m];
       result.seconds.push_back(world.allreduce(seconds, ReduceOp::kMax));
       result.read_seconds.push_back(world.allreduce(rank_run.read_seconds, ReduceOp::kMax));
+      result.cpu_seconds.push_back(cpu);
       result.bytes = world.allreduce(rank_run.bytes, ReduceOp::kSum);
       result.collective = world.allreduce(rank_run.collective ? 1 : 0, ReduceOp::kMin) != 0;
       result.transfer = rank_run.transfer;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench_context.hpp"
+#include "contract_reporter.hpp"
 #include "nn/model.hpp"
 
 namespace {
@@ -35,6 +37,7 @@ void train_step(benchmark::State& state, const std::string& spec) {
   state.counters["samples/s"] = benchmark::Counter(iterations * batch, benchmark::Counter::kIsRate);
   state.counters["FLOP/s"] = benchmark::Counter(iterations * model.flops_per_step(), benchmark::Counter::kIsRate);
   state.counters["params"] = static_cast<double>(model.parameter_count());
+  state.counters["flops_per_step"] = model.flops_per_step();
 }
 
 void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
@@ -77,3 +80,13 @@ void BM_OneDnnMatmul(benchmark::State& state) {
 BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
+
+int main(int argc, char** argv) {
+  const bool to_file = psbench::bench::names_output_file(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  psbench::bench::add_benchmark_context(psbench::bench::collect_context());
+  psbench::bench::run_benchmarks(to_file);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,19 +1,27 @@
 // Push/pull microbenchmark. Rank 0 is a parameter server; ranks 1..N-1 are workers that run the Google
 // Benchmark loop together (each iteration's time is max-reduced over the workers, so all run the same
-// iteration count) and rank 1 reports. push_pull runs over messages (path:0) and over the node's shared
-// window (path:1). Beside it stand a raw MPI exchange of the same bytes (send the gradient, receive the
-// weights) between worker 1 and rank 0, and the local trainer's own SGD update (what a step costs
-// without a server). The SGD is the trainer's default: momentum 0.9.
-// Run: mpiexec -n 2 bench_push_pull [--benchmark_filter=...]
+// iteration count) and rank 1 reports. At every size, side by side: the server's SGD update alone
+// (BM_LocalUpdate, momentum 0.9, the trainer's default), a raw MPI exchange of the same bytes between
+// worker 1 and rank 0 (BM_RawMpiExchange), and push_pull over messages (path:0) and over the node's shared
+// window (path:1). ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
+// pipelined limit. Sizes are bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in
+// powers of 4, and the two models. See docs/benchmarks.md.
+// Run: mpiexec -n 2 bench_push_pull [--max-bytes=N] [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "bench_context.hpp"
+#include "common/error.hpp"
+#include "contract_reporter.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/environment.hpp"
 #include "ps/node_link.hpp"
@@ -55,18 +63,25 @@ void send_command(Command command, std::int64_t parameters, std::int64_t shared 
 
 double max_over_workers(double seconds) { return workers().allreduce(seconds, ReduceOp::kMax); }
 
+// Values in a benchmark of BYTES bytes of parameters (its last argument).
+std::size_t values_of(const benchmark::State& state, int argument) {
+  return static_cast<std::size_t>(state.range(argument)) / sizeof(float);
+}
+
 void BM_PushPull(benchmark::State& state) {
-  const auto parameters = static_cast<std::size_t>(state.range(0));
-  const bool shared = state.range(1) != 0;
-  send_command(Command::kServe, state.range(0), state.range(1));
+  const bool shared = state.range(0) != 0;
+  const std::size_t parameters = values_of(state, 1);
+  send_command(Command::kServe, static_cast<std::int64_t>(parameters), state.range(0));
   const auto topology = psbench::ps::Topology::async(world().size(), world().rank(), 1);
   const psbench::ps::ShardLayout layout(parameters, 1);
   std::unique_ptr<psbench::ps::NodeLink> link;
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
   std::vector<float> weights(parameters, 0.0F);
-  std::vector<float> own_gradients(shared ? 0 : parameters);
-  const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
+  // On another node than its server (a hostfile), a worker's link holds no gradients: it uses its own.
+  const bool in_window = shared && !link->gradients().empty();
+  std::vector<float> own_gradients(in_window ? 0 : parameters);
+  const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
   psbench::PhaseTimer timer;
   psbench::ps::PushHeader header;
   float checksum = 0.0F;
@@ -83,18 +98,16 @@ void BM_PushPull(benchmark::State& state) {
   }
   client.finish();
   benchmark::DoNotOptimize(checksum);
-  const double bytes = 2.0 * static_cast<double>(parameters) * sizeof(float);
-  state.counters["bytes/s"] =
-      benchmark::Counter(bytes * static_cast<double>(state.iterations()) * static_cast<double>(workers().size()),
-                         benchmark::Counter::kIsRate);
-  state.counters["updates/s"] = benchmark::Counter(
-      static_cast<double>(state.iterations()) * static_cast<double>(workers().size()), benchmark::Counter::kIsRate);
+  const auto exchanges = static_cast<double>(state.iterations()) * static_cast<double>(workers().size());
+  state.counters["bytes_per_second"] =
+      benchmark::Counter(2.0 * static_cast<double>(state.range(1)) * exchanges, benchmark::Counter::kIsRate);
+  state.counters["updates_per_second"] = benchmark::Counter(exchanges, benchmark::Counter::kIsRate);
   state.counters["workers"] = workers().size();
 }
 
 void BM_RawMpiExchange(benchmark::State& state) {
-  const auto parameters = static_cast<std::size_t>(state.range(0));
-  send_command(Command::kRawEcho, state.range(0));
+  const std::size_t parameters = values_of(state, 0);
+  send_command(Command::kRawEcho, static_cast<std::int64_t>(parameters));
   std::vector<float> buffer(parameters, 1.0F);
   const int count = static_cast<int>(parameters);
   const bool exchanging = workers().rank() == 0;
@@ -112,13 +125,15 @@ void BM_RawMpiExchange(benchmark::State& state) {
     const float stop = -1.0F;
     MPI_Send(&stop, 1, MPI_FLOAT, 0, kRawTag, MPI_COMM_WORLD);
   }
-  state.counters["bytes/s"] = benchmark::Counter(
-      2.0 * static_cast<double>(parameters) * sizeof(float) * static_cast<double>(rounds), benchmark::Counter::kIsRate);
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      2.0 * static_cast<double>(state.range(0)) * static_cast<double>(rounds), benchmark::Counter::kIsRate);
 }
 
-// What the local trainer pays per step instead of an exchange: the SGD update of all P values.
+// The server's SGD update of all P values alone, on a worker's core (what a step costs instead of an
+// exchange when there is no server). bytes_per_second counts its memory traffic: w, g and v read, w and
+// v written.
 void BM_LocalUpdate(benchmark::State& state) {
-  const auto parameters = static_cast<std::size_t>(state.range(0));
+  const std::size_t parameters = values_of(state, 0);
   psbench::ps::SgdOptimizer optimizer(parameters, kSgd);
   std::vector<float> weights(parameters, 0.0F);
   const std::vector<float> gradients(parameters, 1e-6F);
@@ -128,15 +143,31 @@ void BM_LocalUpdate(benchmark::State& state) {
     benchmark::ClobberMemory();
     state.SetIterationTime(max_over_workers(psbench::monotonic_seconds() - start));
   }
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      5.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-BENCHMARK(BM_LocalUpdate)->Arg(kMlpParameters)->Arg(kCnnParameters)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_RawMpiExchange)->Arg(kMlpParameters)->Arg(kCnnParameters)->UseManualTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_PushPull)
-    ->ArgsProduct({{kMlpParameters, kCnnParameters}, {0, 1}})
-    ->ArgNames({"params", "path"})
-    ->UseManualTime()
-    ->Unit(benchmark::kMicrosecond);
+// Bytes of parameters benchmarked: 4 KiB to max_bytes in powers of 4, and the two models, ascending.
+std::vector<std::int64_t> sizes_up_to(std::int64_t max_bytes) {
+  std::vector<std::int64_t> sizes{kMlpParameters * 4, kCnnParameters * 4};
+  for (std::int64_t bytes = 4096; bytes <= max_bytes; bytes *= 4) sizes.push_back(bytes);
+  std::sort(sizes.begin(), sizes.end());
+  return sizes;
+}
+
+// Per size, the update, the raw exchange and both push/pull paths, one after the other, so that each
+// push/pull runs beside its limits.
+void register_benchmarks(std::int64_t max_bytes) {
+  for (const std::int64_t bytes : sizes_up_to(max_bytes)) {
+    const std::vector<benchmark::internal::Benchmark*> benchmarks{
+        benchmark::RegisterBenchmark("BM_LocalUpdate", BM_LocalUpdate)->Arg(bytes),
+        benchmark::RegisterBenchmark("BM_RawMpiExchange", BM_RawMpiExchange)->Arg(bytes),
+        benchmark::RegisterBenchmark("BM_PushPull", BM_PushPull)
+            ->ArgsProduct({{0, 1}, {bytes}})
+            ->ArgNames({"path", ""})};
+    for (auto* benchmark : benchmarks) benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
+  }
+}
 
 // Rank 0's side of BM_RawMpiExchange: echoes each message back until a one-float stop message.
 void echo_until_stop(std::size_t parameters) {
@@ -182,23 +213,52 @@ class SilentReporter : public benchmark::BenchmarkReporter {
   void ReportRuns(const std::vector<Run>& /*runs*/) override {}
 };
 
+// Takes --max-bytes=N out of argv (the rest is Google Benchmark's): the largest power-of-4 size.
+std::int64_t take_max_bytes(int& argc, char** argv) {
+  constexpr std::string_view kFlag = "--max-bytes=";
+  std::int64_t max_bytes = std::int64_t{64} << 20;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view argument = argv[i];
+    if (!argument.starts_with(kFlag)) {
+      argv[kept++] = argv[i];
+      continue;
+    }
+    const std::string text(argument.substr(kFlag.size()));
+    char* end = nullptr;
+    max_bytes = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || max_bytes < 4096 || max_bytes > (std::int64_t{1} << 32)) {
+      throw psbench::UserError("--max-bytes must be a byte count from 4096 to 2^32, got '" + text + "'");
+    }
+  }
+  argc = kept;
+  return max_bytes;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   psbench::mpi::Environment environment(argc, argv);
-  if (environment.world().size() < 2) {
-    std::fprintf(stderr, "bench_push_pull needs at least 2 ranks (1 server, 1+ workers)\n");
+  try {
+    if (environment.world().size() < 2) {
+      throw psbench::UserError("bench_push_pull needs at least 2 ranks (1 server, 1 or more workers)");
+    }
+    register_benchmarks(take_max_bytes(argc, argv));
+    psbench::mpi::configure_waits(environment.world());
+  } catch (const std::exception& error) {
+    if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
     return 2;
   }
-  psbench::mpi::configure_waits(environment.world());
   (void)workers();
   if (environment.world().rank() == 0) {
     serve_commands();
     return 0;
   }
+  const bool to_file = psbench::bench::names_output_file(argc, argv);
   benchmark::Initialize(&argc, argv);
   if (workers().rank() == 0) {
-    benchmark::RunSpecifiedBenchmarks();
+    psbench::bench::add_benchmark_context(psbench::bench::collect_context());
+    psbench::bench::run_benchmarks(to_file);
   } else {
     SilentReporter silent;  // other workers run the same loops; only worker 1 reports
     benchmark::RunSpecifiedBenchmarks(&silent);

@@ -1,32 +1,42 @@
 // The server's SGD update beside a STREAM-style triad over the same number of floats: the update streams
-// weights and gradients (and velocity with momentum), so memory bandwidth is its limit.
+// weights, gradients and velocity (momentum 0.9, the trainer's default), so memory bandwidth is its limit.
+// Sizes are bytes of parameters (4 per float): 4 KiB to 64 MiB in powers of 4, and the two models.
+// Run: bench_server_update [Google Benchmark flags] (see docs/benchmarks.md)
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
+#include "bench_context.hpp"
+#include "contract_reporter.hpp"
 #include "ps/sgd.hpp"
 
 namespace {
 
+// Parameter counts of mlp:512,256 and cnn on 28x28x1 inputs with 10 classes.
+constexpr std::int64_t kMlpParameters = 535818;
+constexpr std::int64_t kCnnParameters = 3274634;
+
+// The update of BYTES/4 values with momentum 0.9. bytes_per_second counts w, g and v read and w and v
+// written: 20 bytes per value.
 void BM_SgdUpdate(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
-  const float momentum = state.range(1) != 0 ? 0.9F : 0.0F;
-  psbench::ps::SgdOptimizer optimizer(size, psbench::ps::SgdConfig{1e-3F, momentum});
+  const auto size = static_cast<std::size_t>(state.range(0)) / sizeof(float);
+  psbench::ps::SgdOptimizer optimizer(size, psbench::ps::SgdConfig{1e-3F, 0.9F});
   std::vector<float> weights(size, 1.0F);
   const std::vector<float> gradients(size, 1e-3F);
   for (auto _ : state) {
     optimizer.apply(weights, gradients);
     benchmark::ClobberMemory();
   }
-  // Bytes moved: read w and g, write w; with momentum also read and write v.
-  const double bytes_per_value = momentum != 0.0F ? 5.0 * sizeof(float) : 3.0 * sizeof(float);
-  state.counters["bytes/s"] =
-      benchmark::Counter(bytes_per_value * static_cast<double>(size) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      5.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// a = b + 0.5 c over BYTES/4 floats per array. bytes_per_second counts, as STREAM does, b and c read and
+// a written: 12 bytes per value (the write's read-for-ownership is not counted).
 void BM_Triad(benchmark::State& state) {
-  const auto size = static_cast<std::size_t>(state.range(0));
+  const auto size = static_cast<std::size_t>(state.range(0)) / sizeof(float);
   std::vector<float> a(size, 0.0F);
   const std::vector<float> b(size, 1.0F);
   const std::vector<float> c(size, 2.0F);
@@ -37,19 +47,33 @@ void BM_Triad(benchmark::State& state) {
     for (std::size_t i = 0; i < size; ++i) out[i] = x[i] + 0.5F * y[i];
     benchmark::ClobberMemory();
   }
-  state.counters["bytes/s"] =
-      benchmark::Counter(3.0 * sizeof(float) * static_cast<double>(size) * static_cast<double>(state.iterations()),
-                         benchmark::Counter::kIsRate);
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      3.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// mlp:512,256 and cnn parameter counts.
-BENCHMARK(BM_Triad)->Arg(535818)->Arg(3274634)->UseRealTime()->Unit(benchmark::kMicrosecond);
-BENCHMARK(BM_SgdUpdate)
-    ->Args({535818, 0})
-    ->Args({535818, 1})
-    ->Args({3274634, 0})
-    ->Args({3274634, 1})
-    ->UseRealTime()
-    ->Unit(benchmark::kMicrosecond);
+// Per size the triad, then the update beside it.
+void register_benchmarks() {
+  std::vector<std::int64_t> sizes{kMlpParameters * 4, kCnnParameters * 4};
+  for (std::int64_t bytes = 4096; bytes <= (std::int64_t{64} << 20); bytes *= 4) sizes.push_back(bytes);
+  std::sort(sizes.begin(), sizes.end());
+  for (const std::int64_t bytes : sizes) {
+    benchmark::RegisterBenchmark("BM_Triad", BM_Triad)->Arg(bytes)->UseRealTime()->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_SgdUpdate", BM_SgdUpdate)
+        ->Arg(bytes)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}
 
 }  // namespace
+
+int main(int argc, char** argv) {
+  register_benchmarks();
+  const bool to_file = psbench::bench::names_output_file(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  psbench::bench::add_benchmark_context(psbench::bench::collect_context());
+  psbench::bench::run_benchmarks(to_file);
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Measures what docs/results/report.md rests on, on this machine: the sweep (Fashion-MNIST and a synthetic
 # set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache) with a
-# manifest per dataset, then the benchmark files (nn, server update, push/pull; the saturation benchmark
-# where it is built). Writes into docs/results/raw/ (committed: a few hundred kB).
+# manifest per dataset, then the benchmark files (bench/run_all.sh). Writes into docs/results/raw/ (committed,
+# a few hundred kB).
 #
 # Usage: docs/results/measure.sh [sweep|bench|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data]
@@ -53,17 +53,10 @@ JSON
   mv "$folder/manifest.json.tmp" "$folder/manifest.json"
 }
 
+# The benchmark files (CONTRACTS.md A) with the project's own runner: nn, push/pull, server update, data I/O
+# and server saturation.
 run_bench() {
-  local out="$raw/bench"
-  "$build/bench/nn/nn_bench" --benchmark_filter='BM_TrainStepMlp|BM_OneDnnMatmul' --benchmark_min_time=0.2 \
-    --benchmark_out="$out/nn.json" --benchmark_out_format=json
-  "$build/bench/ps/bench_server_update" --benchmark_min_time=0.2 --benchmark_out="$out/server_update.json" \
-    --benchmark_out_format=json
-  mpiexec -n 2 "$build/bench/ps/bench_push_pull" --benchmark_repetitions=3 --benchmark_min_time=0.2 \
-    --benchmark_out="$out/push_pull.json" --benchmark_out_format=json
-  if [[ -x "$build/bench/ps/bench_server_saturation" ]]; then
-    mpiexec --oversubscribe -n 4 "$build/bench/ps/bench_server_saturation" --out "$out/server_saturation.json"
-  fi
+  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --out "$raw/bench"
 }
 
 case "${1:-all}" in

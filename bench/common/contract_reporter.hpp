@@ -1,0 +1,38 @@
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+namespace psbench::bench {
+
+/// Gives the runs the names and counters of docs/benchmarks.md, then hands them to inner. Names lose Google
+/// Benchmark's time-type suffix (/real_time, /manual_time), so a name's last argument is its byte count.
+/// Runs are held until the end: each BM_PushPull run (iterations, mean and median) then gets the counters
+/// vs_limit = limit time / measured time and limit_us, where the limit at BYTES is the pipelined one,
+/// max(BM_RawMpiExchange/BYTES, BM_LocalUpdate/BYTES), each the median over this run's repetitions. A
+/// push/pull run whose size lacks either limit gets neither counter.
+class ContractReporter : public benchmark::BenchmarkReporter {
+ public:
+  /// Forwards to inner (which must outlive this reporter).
+  explicit ContractReporter(benchmark::BenchmarkReporter& inner) : inner_(inner) {}
+  /// Forwards the context at once, with this reporter's streams.
+  bool ReportContext(const Context& context) override;
+  /// Keeps the runs until Finalize.
+  void ReportRuns(const std::vector<Run>& runs) override { batches_.push_back(runs); }
+  /// Adds the counters and reports every batch to inner in the order it came.
+  void Finalize() override;
+
+ private:
+  benchmark::BenchmarkReporter& inner_;
+  std::vector<std::vector<Run>> batches_;
+};
+
+/// True when argv has --benchmark_out=FILE; ask before benchmark::Initialize, which takes the flag out.
+bool names_output_file(int argc, char** argv);
+
+/// Runs the registered benchmarks (after benchmark::Initialize) through ContractReporter: to the console,
+/// and when to_file, as JSON to the file --benchmark_out named (whatever --benchmark_out_format says).
+void run_benchmarks(bool to_file);
+
+}  // namespace psbench::bench

@@ -1,0 +1,32 @@
+#include "saturation_summary.hpp"
+
+#include <algorithm>
+
+#include "common/check.hpp"
+
+namespace psbench::bench {
+
+Knee find_knee(const std::vector<SaturationPoint>& points) {
+  PSBENCH_CHECK(!points.empty()) << "no saturation points";
+  const std::size_t top = std::max<std::size_t>(1, points.size() / 3);
+  std::vector<double> rates;
+  for (std::size_t i = points.size() - top; i < points.size(); ++i) rates.push_back(points[i].updates_per_s);
+  std::sort(rates.begin(), rates.end());
+  const std::size_t n = rates.size();
+  const double plateau = n % 2 == 1 ? rates[n / 2] : 0.5 * (rates[n / 2 - 1] + rates[n / 2]);
+  Knee knee{plateau, 0};
+  for (const SaturationPoint& point : points) {
+    if (point.updates_per_s >= 0.9 * plateau) {
+      knee.clients = point.clients;
+      break;
+    }
+  }
+  return knee;
+}
+
+double model_knee(double think_us, double service_us) {
+  PSBENCH_CHECK(service_us > 0.0) << "service time " << service_us << " us";
+  return (think_us + service_us) / service_us;
+}
+
+}  // namespace psbench::bench

@@ -1,0 +1,165 @@
+// Server saturation: k = 1..K clients in a closed loop against S servers, with psbench's own ps::Server
+// and ps::WorkerClient. Each client pushes a gradient of P values, waits for its fresh shards, then sleeps
+// Z us in place of forward+backward (compute is emulated: a sleeping client frees its core, so many fit on
+// few cores and the servers' capacity is what is measured; psbench train measures the real thing). Per k:
+// updates/s, the busiest server's utilisation, the mean response time and the mean number of clients at
+// the servers; per run, D (service time per update at k = 1), the plateau and the knee.
+// Run: mpiexec -n S_max+K --oversubscribe bench_server_saturation [--json OUT] (see docs/benchmarks.md)
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "bench_context.hpp"
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+#include "mpi/backoff_wait.hpp"
+#include "mpi/environment.hpp"
+#include "saturation_options.hpp"
+#include "saturation_point.hpp"
+
+namespace {
+
+namespace bench = psbench::bench;
+
+constexpr const char* kNote = "compute is emulated: each client sleeps think_us in place of forward+backward";
+
+// The runs of one parameter count and think time: one per server count, interleaved over k.
+struct RunSet {
+  std::size_t parameters = 0;
+  double think_us = 0.0;
+  std::vector<int> servers;
+  std::vector<std::vector<bench::PointResult>> points;  // [server count][k - 1]
+};
+
+// Seconds one point lasts, and its unmeasured start: at least min_cycles exchanges of one client, within
+// [seconds, max_seconds].
+bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t parameters, double think_us,
+                          double service_us) {
+  bench::PointSpec spec;
+  spec.most_servers = *std::max_element(options.servers.begin(), options.servers.end());
+  spec.parameters = parameters;
+  spec.think_us = think_us;
+  spec.shared = options.shared;
+  const double cycle = 1e-6 * (think_us + service_us);
+  spec.seconds = std::min(options.max_seconds, std::max(options.seconds, options.min_cycles * cycle));
+  spec.warmup_seconds = std::min(0.3 * spec.seconds, std::max(0.1 * spec.seconds, 3.0 * cycle));
+  return spec;
+}
+
+// D at k = 1 with one server and no think time: the unit the think ratios multiply.
+double probe_service_us(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
+                        std::size_t parameters) {
+  bench::PointSpec spec = spec_for(options, parameters, 0.0, 0.0);
+  spec.seconds = std::max(0.2, options.seconds);
+  spec.warmup_seconds = 0.05;
+  double service = bench::run_point(world, spec).point.service_us;
+  world.broadcast(std::span<double>(&service, 1), 0);
+  return service;
+}
+
+RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
+                    std::size_t parameters, double think_us, double probe_us) {
+  RunSet set{parameters, think_us, options.servers, {}};
+  set.points.resize(options.servers.size());
+  for (int k = 1; k <= options.max_clients; ++k) {
+    for (std::size_t s = 0; s < options.servers.size(); ++s) {
+      bench::PointSpec spec = spec_for(options, parameters, think_us, probe_us);
+      spec.servers = options.servers[s];
+      spec.clients = k;
+      set.points[s].push_back(bench::run_point(world, spec));
+    }
+  }
+  return set;
+}
+
+nlohmann::json run_json(const RunSet& set, std::size_t s) {
+  const auto& results = set.points[s];
+  std::vector<bench::SaturationPoint> points;
+  nlohmann::json json_points = nlohmann::json::array();
+  for (const auto& result : results) {
+    points.push_back(result.point);
+    const auto& p = result.point;
+    json_points.push_back({{"clients", p.clients},
+                           {"updates_per_s", p.updates_per_s},
+                           {"utilization", p.utilization},
+                           {"response_us", p.response_us},
+                           {"queue_length", p.queue_length},
+                           {"service_us", p.service_us},
+                           {"think_measured_us", p.think_us}});
+  }
+  const bench::Knee knee = bench::find_knee(points);
+  const double service = results.front().point.service_us;
+  const double think = results.front().point.think_us;
+  return {{"servers", set.servers[s]},
+          {"parameters", set.parameters},
+          {"think_us", set.think_us},
+          {"think_measured_us", think},
+          {"service_us", service},
+          {"service_cv", results.front().service_cv},
+          {"plateau_updates_per_s", knee.plateau_updates_per_s},
+          {"knee_clients", knee.clients},
+          {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
+          {"points", json_points}};
+}
+
+void print_run(const nlohmann::json& run) {
+  std::printf(
+      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f): plateau %.1f updates/s "
+      "(plateau x D / S = %.2f), knee at k = %d, model (Z + D) / D = %.1f\n",
+      run["servers"].get<int>(), run["parameters"].get<std::size_t>(), run["think_us"].get<double>(),
+      run["think_measured_us"].get<double>(), run["service_us"].get<double>(), run["service_cv"].get<double>(),
+      run["plateau_updates_per_s"].get<double>(),
+      run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6 / run["servers"].get<int>(),
+      run["knee_clients"].get<int>(), run["knee_model"].get<double>());
+  std::printf("%8s %14s %12s %12s %12s %12s\n", "clients", "updates/s", "utilization", "response_us", "queue",
+              "service_us");
+  for (const auto& p : run["points"]) {
+    std::printf("%8d %14.1f %12.3f %12.1f %12.2f %12.1f\n", p["clients"].get<int>(), p["updates_per_s"].get<double>(),
+                p["utilization"].get<double>(), p["response_us"].get<double>(), p["queue_length"].get<double>(),
+                p["service_us"].get<double>());
+  }
+  std::fflush(stdout);
+}
+
+void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options) {
+  nlohmann::json output{{"format", 1},
+                        {"benchmark", "server_saturation"},
+                        {"context", bench::context_json(bench::collect_context())},
+                        {"note", kNote},
+                        {"path", options.shared ? "shared" : "messages"},
+                        {"runs", nlohmann::json::array()}};
+  if (world.rank() == 0) std::printf("bench_server_saturation: %s\n", kNote);
+  for (const std::size_t parameters : options.parameters) {
+    const double probe = probe_service_us(world, options, parameters);
+    std::vector<double> thinks = options.think_us;
+    for (const double ratio : options.think_us.empty() ? options.think_ratios : std::vector<double>{}) {
+      thinks.push_back(ratio * probe);
+    }
+    for (const double think : thinks) {
+      const RunSet set = measure_runs(world, options, parameters, think, probe);
+      if (world.rank() != 0) continue;
+      for (std::size_t s = 0; s < set.servers.size(); ++s) {
+        output["runs"].push_back(run_json(set, s));
+        print_run(output["runs"].back());
+      }
+    }
+  }
+  if (world.rank() == 0 && !options.json.empty()) psbench::write_file_atomically(options.json, output.dump(2) + "\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  psbench::mpi::Environment environment(argc, argv);
+  bench::SaturationOptions options;
+  try {
+    options = bench::parse_saturation_options(argc, argv);
+    bench::fit_to_job(options, environment.world().size());
+    psbench::mpi::configure_waits(environment.world());
+  } catch (const std::exception& error) {
+    if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
+    return 2;
+  }
+  run(environment.world(), options);
+  return 0;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Runs every psbench microbenchmark and writes results/bench/NAME.json (docs/benchmarks.md):
+#   nn.json, push_pull.json, server_update.json, data_io.json (Google Benchmark's JSON format) and
+#   server_saturation.json (its own format, documented there).
+# Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
+#                         [--data FILE.h5] [--data-ranks N] [--out DIR]
+#   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation
+#   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
+#   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
+#                    files (tests/bench); its figures mean nothing
+#   --hostfile FILE  passed to mpirun; the MPI benchmarks then spread over its hosts (--map-by node)
+#   --clients K      clients of the saturation benchmark (default 16; it launches 2 + K ranks)
+#   --repetitions R  repetitions of each Google Benchmark and of each read mode (default 3)
+#   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
+#   --data-ranks N   readers of bench_data_io (default 2)
+#   --out DIR        where the files go (default results/bench)
+# Environment: PSBENCH_BUILD (the build folder, default build/default of this repository), PSBENCH_MPIRUN
+# (the launcher, default mpirun), PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the
+# work tree has changes), which every file records.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${PSBENCH_BUILD:-$repo/build/default}
+launcher=${PSBENCH_MPIRUN:-mpirun}
+only=nn,push_pull,server_update,data_io,server_saturation
+large=0
+quick=0
+hostfile=
+clients=16
+repetitions=3
+data=
+data_ranks=2
+out=$repo/results/bench
+
+die() {
+  echo "psbench: error: $*" >&2
+  exit 2
+}
+
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --only) only=${2:?--only needs a list}; shift 2 ;;
+    --large) large=1; shift ;;
+    --quick) quick=1; shift ;;
+    --hostfile) hostfile=${2:?--hostfile needs a file}; shift 2 ;;
+    --clients) clients=${2:?--clients needs a count}; shift 2 ;;
+    --repetitions) repetitions=${2:?--repetitions needs a count}; shift 2 ;;
+    --data) data=${2:?--data needs a file}; shift 2 ;;
+    --data-ranks) data_ranks=${2:?--data-ranks needs a count}; shift 2 ;;
+    --out) out=${2:?--out needs a folder}; shift 2 ;;
+    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown option '$1' (see bench/run_all.sh --help)" ;;
+  esac
+done
+
+for name in ${only//,/ }; do
+  case $name in nn|push_pull|server_update|data_io|server_saturation) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+done
+for count in "$clients" "$repetitions" "$data_ranks"; do
+  [[ $count =~ ^[1-9][0-9]*$ ]] || die "'$count' is not a positive count"
+done
+[[ -z $hostfile || -r $hostfile ]] || die "hostfile '$hostfile' cannot be read"
+[[ -z $data || -r $data ]] || die "data file '$data' cannot be read"
+[[ -d $build/bench ]] || die "no benchmarks under '$build' (build first, or set PSBENCH_BUILD)"
+
+if [[ -z ${PSBENCH_GIT_COMMIT:-} ]]; then
+  PSBENCH_GIT_COMMIT=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo unknown)
+  if [[ $PSBENCH_GIT_COMMIT != unknown ]] && ! git -C "$repo" diff --quiet HEAD 2>/dev/null; then
+    PSBENCH_GIT_COMMIT+=-dirty
+  fi
+fi
+export PSBENCH_GIT_COMMIT
+export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
+mkdir -p "$out"
+cores=$(nproc)
+
+# mpi RANKS COMMAND...: the launcher with a hostfile when given, else oversubscribed when ranks exceed cores.
+mpi() {
+  local ranks=$1
+  shift
+  local options=(-np "$ranks")
+  if [[ -n $hostfile ]]; then
+    options+=(--hostfile "$hostfile" --map-by node)
+  elif (( ranks > cores )); then
+    options+=(--oversubscribe)
+  fi
+  $launcher "${options[@]}" "$@"
+}
+
+wanted() { [[ ,$only, == *,$1,* ]]; }
+
+gbench_flags=(--benchmark_repetitions="$repetitions" --benchmark_out_format=json)
+min_time=(0.2 0.1 0.05)  # nn, server_update, push_pull
+if (( quick )); then
+  gbench_flags=(--benchmark_repetitions=2 --benchmark_out_format=json)
+  min_time=(0.01 0.01 0.01)
+fi
+
+# step NAME COMMAND...: runs one benchmark, timed; its JSON goes to $out/NAME.json.
+step() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo "== $name: $*"
+  rm -f "$out/$name.json"
+  "$@"
+  [[ -s $out/$name.json ]] || die "$name wrote no $out/$name.json"
+  echo "== $name: $((SECONDS - start)) s, wrote $out/$name.json"
+}
+
+total_start=$SECONDS
+if wanted nn; then
+  filter=()
+  (( quick )) && filter=(--benchmark_filter='BM_TrainStepMlp/32|BM_OneDnnMatmul')
+  step nn "$build/bench/nn/nn_bench" "${gbench_flags[@]}" "${filter[@]}" --benchmark_min_time="${min_time[0]}" \
+    --benchmark_out="$out/nn.json"
+fi
+if wanted server_update; then
+  filter=()
+  (( quick )) && filter=(--benchmark_filter='/4096/')
+  step server_update "$build/bench/ps/bench_server_update" "${gbench_flags[@]}" "${filter[@]}" \
+    --benchmark_min_time="${min_time[1]}" --benchmark_out="$out/server_update.json"
+fi
+if wanted push_pull; then
+  max_bytes=$((64 << 20))
+  filter=()
+  (( large )) && max_bytes=$((256 << 20))
+  (( quick )) && max_bytes=4096 filter=(--benchmark_filter='/4096/')
+  # One worker runs the loop (rank 0 follows its commands), so its random order of the repetitions is safe:
+  # each size's update, raw exchange and push/pull repetitions interleave with everything else.
+  step push_pull mpi 2 "$build/bench/ps/bench_push_pull" --max-bytes="$max_bytes" "${gbench_flags[@]}" "${filter[@]}" \
+    --benchmark_enable_random_interleaving=true --benchmark_min_time="${min_time[2]}" \
+    --benchmark_out="$out/push_pull.json"
+fi
+if wanted data_io; then
+  if [[ -z $data ]]; then
+    samples=200000
+    (( large )) && samples=1400000
+    (( quick )) && samples=2000
+    data=$out/data/synth-$samples.h5
+    if [[ ! -r $data ]]; then
+      mkdir -p "$out/data"
+      "$build/src/cli/psbench" data synth --samples "$samples" --test-samples 1000 --shape 1,28,28 --classes 10 \
+        --out "$data"
+    fi
+  fi
+  reads=$((repetitions < 5 ? 5 : repetitions))  # medians of at least 5 interleaved repetitions
+  (( quick )) && reads=1
+  step data_io mpi "$data_ranks" "$build/bench/data/bench_data_io" "$data" --repeat "$reads" \
+    --benchmark-out "$out/data_io.json"
+fi
+if wanted server_saturation; then
+  sizes=()
+  seconds=0.2
+  (( large )) && seconds=1
+  (( quick )) && seconds=0.05 clients=2 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
+  step server_saturation mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 \
+    --max-clients "$clients" --seconds "$seconds" "${sizes[@]}" --json "$out/server_saturation.json"
+fi
+echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# bench/run_all.sh --quick: every benchmark runs and writes the file docs/benchmarks.md describes, with its
+# names (the last argument the byte count), counters and context keys; bad options fail with exit 2.
+set -euo pipefail
+root="$1"
+build="$2"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+if PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,bogus >"$work/bad" 2>&1; then
+  echo "an unknown benchmark was accepted"; exit 1
+fi
+grep -q "^psbench: error: --only: unknown benchmark 'bogus'" "$work/bad" || { cat "$work/bad"; exit 1; }
+PSBENCH_BUILD="$build" PSBENCH_GIT_COMMIT=test-commit "$root/bench/run_all.sh" --quick --out "$work/out" \
+  >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
+python3 - "$work/out" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+keys = ["psbench_host", "psbench_cores", "psbench_cpu", "psbench_onednn_isa", "psbench_libraries", "psbench_git_commit"]
+
+def gbench(name):
+    doc = json.load(open(os.path.join(out, name + ".json")))
+    for key in keys:
+        assert isinstance(doc["context"].get(key), str) and doc["context"][key], (name, key, doc["context"])
+    assert doc["context"]["psbench_git_commit"] == "test-commit", doc["context"]
+    assert int(doc["context"]["psbench_cores"]) >= 1
+    assert set(json.loads(doc["context"]["psbench_libraries"])) == {"psbench", "mpi", "hdf5", "onednn"}
+    return {run["name"]: run for run in doc["benchmarks"]}
+
+runs = gbench("push_pull")
+for name in ["BM_LocalUpdate/4096", "BM_RawMpiExchange/4096", "BM_PushPull/path:0/4096", "BM_PushPull/path:1/4096"]:
+    assert name in runs, (name, sorted(runs))
+    assert runs[name]["bytes_per_second"] > 0, runs[name]
+    assert runs[name]["time_unit"] == "us", runs[name]
+for path in (0, 1):
+    run = runs["BM_PushPull/path:%d/4096_median" % path]
+    limit = max(runs["BM_RawMpiExchange/4096_median"]["real_time"], runs["BM_LocalUpdate/4096_median"]["real_time"])
+    assert abs(run["vs_limit"] - limit / run["real_time"]) < 1e-6 * run["vs_limit"], (run, limit)
+runs = gbench("server_update")
+assert runs["BM_SgdUpdate/4096"]["bytes_per_second"] > 0 and runs["BM_Triad/4096"]["bytes_per_second"] > 0
+runs = gbench("nn")
+assert runs["BM_TrainStepMlp/32"]["FLOP/s"] > 0 and runs["BM_TrainStepMlp/32"]["params"] == 535818
+assert runs["BM_TrainStepMlp/32"]["flops_per_step"] > 0 and runs["BM_TrainStepMlp/32"]["samples/s"] > 0
+assert runs["BM_OneDnnMatmul/128/784/512"]["FLOP/s"] > 0
+runs = gbench("data_io")
+names = {name.split("/")[0] for name in runs}
+assert {"BM_PosixRead", "BM_Hdf5SerialRead", "BM_Hdf5CollectiveRead"} <= names, names
+for name, run in runs.items():
+    if run["run_type"] == "iteration":
+        assert int(name.split("/")[-1]) > 0 and run["bytes_per_second"] > 0, run
+saturation = json.load(open(os.path.join(out, "server_saturation.json")))
+assert saturation["format"] == 1 and saturation["benchmark"] == "server_saturation"
+assert "compute is emulated" in saturation["note"]
+for key in ["host", "cores", "cpu", "onednn_isa", "libraries", "git_commit", "date"]:
+    assert key in saturation["context"], key
+assert [run["servers"] for run in saturation["runs"]] == [1, 2], saturation["runs"]
+for run in saturation["runs"]:
+    assert run["parameters"] == 4096 and run["think_us"] == 200
+    assert run["service_us"] > 0 and run["knee_clients"] in (1, 2) and run["knee_model"] >= 1
+    assert [p["clients"] for p in run["points"]] == [1, 2]
+    for p in run["points"]:
+        assert p["updates_per_s"] > 0 and 0 < p["utilization"] <= 1 and p["response_us"] > 0, p
+        assert p["queue_length"] > 0, p
+PY
+echo ok

@@ -1,0 +1,40 @@
+#include "saturation_summary.hpp"
+
+#include <gtest/gtest.h>
+
+namespace psbench::bench {
+namespace {
+
+std::vector<SaturationPoint> rising_then_flat(const std::vector<double>& rates) {
+  std::vector<SaturationPoint> points;
+  for (std::size_t i = 0; i < rates.size(); ++i) points.push_back({static_cast<int>(i) + 1, rates[i]});
+  return points;
+}
+
+TEST(FindKnee, PlateauIsTheMedianOfTheLargestThird) {
+  // 9 points: the largest third is k = 7..9 with 98, 103, 100: median 100.
+  const Knee knee = find_knee(rising_then_flat({20, 40, 60, 80, 95, 97, 98, 103, 100}));
+  EXPECT_DOUBLE_EQ(knee.plateau_updates_per_s, 100.0);
+  EXPECT_EQ(knee.clients, 5);  // 95 is the first within 10% of 100 (80 is not)
+}
+
+TEST(FindKnee, OneHighPointDoesNotMoveThePlateau) {
+  const Knee knee = find_knee(rising_then_flat({50, 90, 100, 100, 100, 400}));
+  EXPECT_DOUBLE_EQ(knee.plateau_updates_per_s, 250.0);  // the largest third: k = 5, 6
+  const Knee steady = find_knee(rising_then_flat({50, 90, 100, 100, 100, 100, 100, 400, 100}));
+  EXPECT_DOUBLE_EQ(steady.plateau_updates_per_s, 100.0);
+  EXPECT_EQ(steady.clients, 2);
+}
+
+TEST(FindKnee, NoRiseMeansAKneeAtOneClient) {
+  const Knee knee = find_knee(rising_then_flat({100, 101, 99}));
+  EXPECT_EQ(knee.clients, 1);
+}
+
+TEST(ModelKnee, IsThinkPlusServiceOverService) {
+  EXPECT_DOUBLE_EQ(model_knee(2000.0, 250.0), 9.0);
+  EXPECT_DOUBLE_EQ(model_knee(0.0, 250.0), 1.0);
+}
+
+}  // namespace
+}  // namespace psbench::bench
