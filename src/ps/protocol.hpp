@@ -30,10 +30,14 @@ constexpr ChunkSpan chunk_span(std::size_t shard_size, int chunk) {
   return {offset, offset < shard_size ? std::min(kChunkValues, shard_size - offset) : 0};
 }
 
-/// What a push header announces.
-enum class PushKind : std::uint32_t { kGradient = 0, kDone = 1 };
+/// What a push header announces. kAbort is a kDone that also stops the run: the worker's loss became
+/// non-finite, so the server applies nothing more and answers every later push with kAbortedVersion.
+enum class PushKind : std::uint32_t { kGradient = 0, kDone = 1, kAbort = 2 };
 
-/// Sent by a worker before each gradient shard (and alone, with kind kDone, when it has finished).
+/// The shard version a stopping server answers with: a worker that pulls it stops training.
+inline constexpr std::uint64_t kAbortedVersion = UINT64_MAX;
+
+/// Sent by a worker before each gradient shard (and alone, with kind kDone or kAbort, when it has finished).
 struct PushHeader {
   std::uint64_t version = 0;            ///< shard version the gradient was computed from
   double loss = 0.0;                    ///< mean minibatch loss of this step (for progress reporting)

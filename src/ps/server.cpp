@@ -79,8 +79,18 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
       header = local_[arrival.local].mailbox->header;
       served_[arrival.local] = arrival.sequence;
     }
-    if (header.kind == PushKind::kDone) {
+    if (header.kind != PushKind::kGradient) {
+      stopping_ = stopping_ || header.kind == PushKind::kAbort;
       ++workers_done;
+      continue;
+    }
+    if (stopping_) {  // take the gradient in and answer kAbortedVersion, so that the worker stops too
+      wait_for_pulls();
+      if (arrival.local == kRemote) {
+        serve_by_messages(arrival.source, stats);
+      } else {
+        serve_in_shared_memory(arrival.local, arrival.sequence, stats);
+      }
       continue;
     }
     PSBENCH_CHECK(header.version <= version_)
@@ -138,15 +148,17 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
     PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPushData,
                                comm, &chunk_receives_[static_cast<std::size_t>(c)]));
   }
-  const PullHeader reply{version_};
+  const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c);
     const auto [offset, count] = chunk_span(weights_.size(), c);
     mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
     const double apply_start = monotonic_seconds();
-    optimizer_.apply_slice(weights_.subspan(offset, count), std::span<const float>(gradient_).subspan(offset, count),
-                           offset);
+    if (!stopping_) {
+      optimizer_.apply_slice(weights_.subspan(offset, count), std::span<const float>(gradient_).subspan(offset, count),
+                             offset);
+    }
     stats.apply_seconds += monotonic_seconds() - apply_start;
     PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
                                &chunk_sends_[slot]));
@@ -158,12 +170,12 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
 void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats) {
   Mailbox& mailbox = *local_[local].mailbox;
   const std::span<const float> gradients(local_[local].gradients + shard_begin_, weights_.size());
-  mailbox.version = version_;
+  mailbox.version = stopping_ ? kAbortedVersion : version_;
   const std::uint64_t published = mailbox.chunks_ready.load(std::memory_order_relaxed);  // written only here
   const double apply_start = monotonic_seconds();
   for (int c = 0; c < chunk_count(weights_.size()); ++c) {
     const auto [offset, count] = chunk_span(weights_.size(), c);
-    optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
+    if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
     mailbox.chunks_ready.store(published + static_cast<std::uint64_t>(c) + 1, std::memory_order_release);
   }
   stats.apply_seconds += monotonic_seconds() - apply_start;

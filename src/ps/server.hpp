@@ -48,7 +48,8 @@ class Server {
   /// link, when given, names the workers served in shared memory.
   Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
          std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr);
-  /// Serves until every worker has sent done; calls on_epoch (if set) when all workers finish an epoch.
+  /// Serves until every worker has sent done or abort; calls on_epoch (if set) when all workers finish an
+  /// epoch. After an abort it applies nothing and answers each push with kAbortedVersion.
   ServerStats serve(const std::function<void(const EpochProgress&)>& on_epoch = {});
   /// This server's shard of the parameters.
   [[nodiscard]] std::span<const float> shard() const { return weights_; }
@@ -73,6 +74,7 @@ class Server {
 
   const mpi::Communicator& world_;
   Topology topology_;
+  bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
   std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
   std::span<float> weights_;
   std::vector<float> gradient_;

@@ -123,9 +123,9 @@ bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters)
   return true;
 }
 
-void WorkerClient::finish() {
+void WorkerClient::finish(PushKind kind) {
   PushHeader done;
-  done.kind = PushKind::kDone;
+  done.kind = kind;
   ++sequence_;
   for (int k = 0; k < topology_.servers; ++k) {
     if (Mailbox* mailbox = mailboxes_[static_cast<std::size_t>(k)]; mailbox != nullptr) {

@@ -31,8 +31,9 @@ class WorkerClient {
   /// servers reached by mailbox nothing is sent: their whole exchange is timed as Phase::kPull.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
-  /// Tells every server this worker has finished; call once, after the last push_pull.
-  void finish();
+  /// Tells every server this worker has finished (kDone), or that its run diverged (kAbort); call once,
+  /// after the last push_pull.
+  void finish(PushKind kind = PushKind::kDone);
   /// Versions of each shard as last pulled.
   [[nodiscard]] const std::vector<std::uint64_t>& versions() const { return versions_; }
 

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "ps/worker_client.hpp"
 #include "train/gradient_exchange.hpp"
 
@@ -21,6 +23,12 @@ class AsyncExchange final : public GradientExchange {
   }
 
   void finish() override { client_.finish(); }
+
+  void abort() override { client_.finish(ps::PushKind::kAbort); }
+
+  [[nodiscard]] bool stopped() const override {
+    return std::ranges::find(client_.versions(), ps::kAbortedVersion) != client_.versions().end();
+  }
 
  private:
   ps::WorkerClient client_;

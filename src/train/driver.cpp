@@ -1,23 +1,23 @@
 #include "train/driver.hpp"
 
-#include <map>
+#include <cstdio>
 #include <optional>
 #include <string>
 
 #include "common/atomic_file.hpp"
 #include "common/phase_timer.hpp"
-#include "common/resources.hpp"
-#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
-#include "nn/onednn_info.hpp"
 #include "ps/shard_layout.hpp"
+#include "results/binary_codec.hpp"
+#include "results/file_io.hpp"
 #include "train/console.hpp"
 #include "train/evaluation.hpp"
-#include "train/library_versions.hpp"
 #include "train/rank_report.hpp"
 #include "train/results.hpp"
 #include "train/roles.hpp"
+#include "train/run_environment.hpp"
+#include "train/run_health.hpp"
 #include "train/run_setup.hpp"
 #include "train/trace_recorder.hpp"
 
@@ -36,34 +36,16 @@ void receive_final_parameters(const mpi::Communicator& world, const RunSetup& se
   }
 }
 
+// Async mode: a server's final shard, on its way to the evaluating worker.
+void send_final_shard(const mpi::Communicator& world, const ServerReport& server, int evaluator) {
+  PSBENCH_MPI_CALL(MPI_Send(server.final_shard.data(), static_cast<int>(server.final_shard.size()), MPI_FLOAT,
+                            evaluator, kTagFinalShard, world.native()));
+}
+
 std::string track_name(const ps::Topology& topology) {
   const std::string rank = "rank " + std::to_string(topology.rank);
   if (topology.is_server()) return rank + " (server " + std::to_string(topology.rank) + ")";
   return rank + " (worker " + std::to_string(topology.worker_index()) + ")";
-}
-
-nlohmann::json environment_json(const std::vector<nlohmann::json>& per_rank, const RunSetup& setup,
-                                const TrainOptions& options) {
-  nlohmann::json hosts = nlohmann::json::array();
-  std::map<std::string, int> ranks_per_host;
-  std::map<std::string, int> cores_per_host;
-  for (const auto& entry : per_rank) {
-    const auto host = entry["host"].get<std::string>();
-    if (ranks_per_host[host]++ == 0) hosts.push_back(host);
-    cores_per_host[host] = entry["cores"].get<int>();
-  }
-  return {{"hosts", hosts},
-          {"ranks", per_rank.size()},
-          {"ranks_per_host", ranks_per_host},
-          {"cores", per_rank.empty() ? 0 : per_rank.front()["cores"].get<int>()},
-          {"cores_per_host", cores_per_host},
-          {"servers", setup.topology.servers},
-          {"workers", setup.topology.workers()},
-          {"threads_per_rank", options.threads},
-          {"wait_spin_us", mpi::spin_budget().count()},
-          {"cpu", cpu_model_name()},
-          {"onednn_isa", nn::onednn_isa()},
-          {"libraries", library_versions()}};
 }
 
 std::string start_line(const TrainOptions& options, const RunSetup& setup, double init_seconds) {
@@ -85,13 +67,12 @@ std::string start_line(const TrainOptions& options, const RunSetup& setup, doubl
   return text;
 }
 
-std::string server_line(const nlohmann::json& server) {
+std::string server_line(const results::ServerSummary& server) {
   char text[256];
-  std::snprintf(
-      text, sizeof text, "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
-      static_cast<unsigned long long>(server["updates"].get<std::uint64_t>()), server["updates_per_s"].get<double>(),
-      server["utilization"].get<double>() * 100.0, server["staleness"]["mean"].get<double>(),
-      static_cast<unsigned long long>(server["staleness"]["max"].get<std::uint64_t>()));
+  std::snprintf(text, sizeof text,
+                "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
+                static_cast<unsigned long long>(server.updates), server.updates_per_s, server.utilization * 100.0,
+                server.staleness.mean, static_cast<unsigned long long>(server.staleness.max));
   return text;
 }
 
@@ -106,6 +87,40 @@ std::string trace_document(const std::vector<std::string>& rank_events, const Tr
     first = false;
   }
   document += "]}\n";
+  return document;
+}
+
+// Rank 0: the results file from every rank's entry, the trace, the summary and any warning; returns the
+// results document as written.
+nlohmann::json write_outputs(const std::vector<std::string>& reports, const std::vector<std::string>& traces,
+                             const RunSetup& setup, const TrainOptions& options,
+                             const std::vector<EpochRecord>& live_epochs, Console& console) {
+  std::vector<results::RankEntry> per_rank;
+  per_rank.reserve(reports.size());
+  for (const std::string& report : reports) per_rank.push_back(results::decode_rank_entry(report));
+  RunFacts facts;
+  facts.options = options;
+  facts.parameters = setup.parameters;
+  facts.total_samples = setup.facts.total_samples;
+  facts.live_epochs = live_epochs;
+  for (const results::RankEntry& rank_entry : per_rank) {
+    if (rank_entry.flops_per_step) facts.flops_per_step = *rank_entry.flops_per_step;
+    if (rank_entry.evaluation) facts.parameter_checksum = rank_entry.evaluation->parameter_checksum;
+  }
+  results::Environment env =
+      run_environment(per_rank, setup.topology.servers, setup.topology.workers(), options.threads);
+  const results::ResultsFile file = assemble_results(facts, std::move(per_rank), std::move(env));
+  results::write_results_file(options.out_path, file);
+  if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
+  console.summary(file.phases.seconds, final_evaluation(file.per_rank));
+  if (setup.topology.servers > 0) console.line(server_line(file.server));
+  if (const auto warning =
+          chance_level_warning(file.train.final_loss, file.train.test_loss, setup.facts.num_classes, options)) {
+    std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());  // even with --quiet: the run is void
+  }
+  console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
+  nlohmann::json document;
+  to_json(document, file);
   return document;
 }
 
@@ -137,7 +152,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
   timer.add(Phase::kTotal, train_end - origin);
   trace.record(SliceKind::kTotal, origin, train_end);
 
+  // A non-finite loss anywhere ends the run here, on every rank at once, before any results are made.
+  stop_if_any_rank_stopped(world, worker ? worker->diverged : std::nullopt, worker ? worker->stopped : std::nullopt);
   const int evaluator = setup.topology.worker_rank(0);
+  if (server) send_final_shard(world, *server, evaluator);
   receive_final_parameters(world, setup, evaluator);
   TrainOutcome outcome;
   std::optional<Evaluation> evaluation;
@@ -156,41 +174,20 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
     trace.record(SliceKind::kEvaluate, start, end);
   });
 
-  nlohmann::json entry =
-      rank_report_json(world.rank(), host_name(), seconds_of(timer), worker, server, evaluation, origin);
-  entry["cores"] = online_cores();
-  if (setup.model) entry["flops_per_step"] = setup.model->flops_per_step();
+  results::RankEntry entry = rank_entry(world.rank(), seconds_of(timer), worker, server, evaluation, origin);
+  if (setup.model) entry.flops_per_step = setup.model->flops_per_step();
   if (world.rank() == evaluator) {
     const std::span<const float> parameters = setup.model->parameters();
     outcome.final_parameters.assign(parameters.begin(), parameters.end());
-    entry["evaluation"]["parameter_checksum"] = checksum_of(outcome.final_parameters);
+    entry.evaluation->parameter_checksum = checksum_of(outcome.final_parameters);
   }
-  const std::vector<std::string> reports = world.gather(entry.dump(), 0);
+  // Typed values cross ranks as compact bytes (never as JSON text parsed back).
+  const std::vector<std::string> reports = world.gather(results::encode_rank_entry(entry), 0);
   const std::vector<std::string> traces =
       world.gather(trace.enabled() ? trace.events_json(world.rank(), track_name(setup.topology), origin) : "", 0);
 
   mpi::run_collectively(world, [&] {
-    if (world.rank() != 0) return;
-    std::vector<nlohmann::json> per_rank;
-    per_rank.reserve(reports.size());
-    for (const std::string& report : reports) per_rank.push_back(nlohmann::json::parse(report));
-    RunFacts facts;
-    facts.options = options;
-    facts.parameters = setup.parameters;
-    facts.total_samples = setup.facts.total_samples;
-    facts.live_epochs = live_epochs;
-    for (const auto& rank_entry : per_rank) {
-      if (rank_entry.contains("flops_per_step")) facts.flops_per_step = rank_entry["flops_per_step"].get<double>();
-      if (rank_entry.contains("evaluation")) {
-        facts.parameter_checksum = rank_entry["evaluation"]["parameter_checksum"].get<std::string>();
-      }
-    }
-    outcome.results = assemble_results(facts, per_rank, environment_json(per_rank, setup, options));
-    write_file_atomically(options.out_path, outcome.results.dump(2) + "\n");
-    if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
-    console.summary(max_phases(per_rank), final_evaluation(per_rank));
-    if (setup.topology.servers > 0) console.line(server_line(outcome.results["server"]));
-    console.line("results: " + options.out_path + (options.trace_path.empty() ? "" : ", trace: " + options.trace_path));
+    if (world.rank() == 0) outcome.results = write_outputs(reports, traces, setup, options, live_epochs, console);
   });
   return outcome;
 }

@@ -38,6 +38,12 @@ class GradientExchange {
   virtual void exchange_without_batch(std::span<float> parameters, const StepInfo& step, PhaseTimer& timer);
   /// Ends the exchange after the last step (async: tells the servers this worker is done).
   virtual void finish() {}
+  /// Ends the exchange at a step whose loss was not finite, so that every rank stops: async tells the
+  /// servers (an abort push), sync joins this step's allreduce with a NaN that every worker sees.
+  virtual void abort() {}
+  /// True once another rank's divergence has reached this worker (a server answered
+  /// ps::kAbortedVersion, or the summed gradient came back non-finite): it must stop training.
+  [[nodiscard]] virtual bool stopped() const { return false; }
 };
 
 /// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.

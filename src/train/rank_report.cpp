@@ -5,82 +5,65 @@
 namespace psbench::train {
 namespace {
 
-nlohmann::json staleness_json(const ps::StalenessHistogram& histogram) {
-  return {{"mean", histogram.mean()}, {"max", histogram.max()}, {"hist", histogram.counts()}};
+results::Staleness staleness_of(const ps::StalenessHistogram& histogram) {
+  return {histogram.mean(), histogram.max(), histogram.counts()};
 }
 
-nlohmann::json worker_json(const WorkerReport& worker, double origin) {
-  nlohmann::json epochs = nlohmann::json::array();
+results::WorkerEntry worker_entry(const WorkerReport& worker, double origin) {
+  results::WorkerEntry entry;
+  entry.index = worker.index;
+  entry.samples = worker.samples;
+  entry.first_index = worker.first_index;
+  entry.pushes = worker.pushes;
+  entry.visits = {worker.visits.min, worker.visits.max, worker.visits.exact_epochs};
   for (std::size_t e = 0; e < worker.epochs.size(); ++e) {
     const EpochTally& tally = worker.epochs[e];
-    nlohmann::json entry = {{"epoch", tally.epoch},
-                            {"steps", tally.steps},
-                            {"samples", tally.samples},
-                            {"loss_sum", tally.loss_sum},
-                            {"started_at", tally.started_at - origin},
-                            {"finished_at", tally.finished_at - origin}};
-    if (e < worker.epoch_test_accuracy.size() && worker.epoch_test_accuracy[e]) {
-      entry["test_accuracy"] = *worker.epoch_test_accuracy[e];
-    }
-    epochs.push_back(std::move(entry));
+    results::WorkerEpoch epoch{
+        tally.epoch, tally.steps, tally.samples, tally.loss_sum, tally.started_at - origin, tally.finished_at - origin,
+        std::nullopt};
+    if (e < worker.epoch_test_accuracy.size()) epoch.test_accuracy = worker.epoch_test_accuracy[e];
+    entry.steps += tally.steps;
+    entry.epochs.push_back(epoch);
   }
-  std::uint64_t steps = 0;
-  for (const EpochTally& tally : worker.epochs) steps += tally.steps;
-  return {{"index", worker.index},
-          {"samples", worker.samples},
-          {"first_index", worker.first_index},
-          {"steps", steps},
-          {"pushes", worker.pushes},
-          {"visits",
-           {{"min", worker.visits.min}, {"max", worker.visits.max}, {"exact_epochs", worker.visits.exact_epochs}}},
-          {"epochs", std::move(epochs)},
-          {"load",
-           {{"bytes", worker.load.bytes_read},
-            {"read_s", worker.load.read_seconds},
-            {"wait_s", worker.load.wait_seconds},
-            {"mb_per_s", worker.load.megabytes_per_s},
-            {"mode", worker.load.mode},
-            {"collective", worker.load.collective}}}};
+  const data::LoadTiming& load = worker.load;
+  entry.load = {load.bytes_read,      load.read_seconds, load.wait_seconds,
+                load.megabytes_per_s, load.mode,         load.collective};
+  return entry;
 }
 
-nlohmann::json server_json(const ServerReport& server) {
+results::ServerEntry server_entry(const ServerReport& server) {
   const ps::ServerStats& stats = server.stats;
-  const double utilization = stats.serve_seconds > 0.0 ? stats.service_seconds / stats.serve_seconds : 0.0;
-  return {{"shard", server.shard},
-          {"shard_begin", server.shard_begin},
-          {"shard_size", server.shard_size},
-          {"updates", stats.updates},
-          {"service_s", stats.service_seconds},
-          {"apply_s", stats.apply_seconds},
-          {"idle_s", stats.idle_seconds},
-          {"serve_s", stats.serve_seconds},
-          {"utilization", utilization},
-          {"staleness", staleness_json(stats.staleness)}};
+  results::ServerEntry entry;
+  entry.shard = server.shard;
+  entry.shard_begin = server.shard_begin;
+  entry.shard_size = server.shard_size;
+  entry.updates = stats.updates;
+  entry.service_s = stats.service_seconds;
+  entry.apply_s = stats.apply_seconds;
+  entry.idle_s = stats.idle_seconds;
+  entry.serve_s = stats.serve_seconds;
+  entry.utilization = stats.serve_seconds > 0.0 ? stats.service_seconds / stats.serve_seconds : 0.0;
+  entry.staleness = staleness_of(stats.staleness);
+  return entry;
 }
 
 }  // namespace
 
-nlohmann::json phases_json(const PhaseSeconds& phases) {
-  nlohmann::json out = nlohmann::json::object();
-  for (std::size_t p = 0; p < kPhaseCount; ++p) out[std::string(phase_name(static_cast<Phase>(p)))] = phases[p];
-  return out;
-}
-
-nlohmann::json rank_report_json(int rank, const std::string& host, const PhaseSeconds& phases,
-                                const std::optional<WorkerReport>& worker, const std::optional<ServerReport>& server,
-                                const std::optional<Evaluation>& evaluation, double origin) {
-  nlohmann::json entry = {{"rank", rank},
-                          {"role", server ? "server" : "worker"},
-                          {"host", host},
-                          {"peak_rss_bytes", peak_rss_bytes()},
-                          {"phases", phases_json(phases)}};
-  if (worker) entry["worker"] = worker_json(*worker, origin);
-  if (server) entry["server"] = server_json(*server);
+results::RankEntry rank_entry(int rank, const PhaseSeconds& phases, const std::optional<WorkerReport>& worker,
+                              const std::optional<ServerReport>& server, const std::optional<Evaluation>& evaluation,
+                              double origin) {
+  results::RankEntry entry;
+  entry.rank = rank;
+  entry.role = server ? "server" : "worker";
+  entry.host = host_name();
+  entry.cores = online_cores();
+  entry.peak_rss_bytes = peak_rss_bytes();
+  entry.phases.seconds = phases;
+  if (worker) entry.worker = worker_entry(*worker, origin);
+  if (server) entry.server = server_entry(*server);
   if (evaluation) {
-    entry["evaluation"] = {{"accuracy", evaluation->accuracy},
-                           {"mean_loss", evaluation->mean_loss},
-                           {"samples", evaluation->samples},
-                           {"seconds", evaluation->seconds}};
+    entry.evaluation = results::EvaluationEntry{evaluation->accuracy, evaluation->mean_loss, evaluation->samples,
+                                                evaluation->seconds, ""};
   }
   return entry;
 }

@@ -1,13 +1,13 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "data/loader.hpp"
 #include "ps/server.hpp"
+#include "results/results_file.hpp"
 #include "train/run_summary.hpp"
 #include "train/worker_trainer.hpp"
 
@@ -24,22 +24,23 @@ struct WorkerReport {
   std::vector<std::optional<double>> epoch_test_accuracy;  ///< test accuracy after each epoch (local only)
   std::optional<Evaluation> final_evaluation;              ///< local only: the last epoch's, of the final parameters
   data::LoadTiming load;                                   ///< what loading its partition cost
+  std::optional<std::string> diverged;                     ///< the error line when its own loss was not finite
+  std::optional<std::string> stopped;                      ///< the error line when another rank's divergence stopped it
 };
 
 /// What a server rank reports after serving.
 struct ServerReport {
-  int shard = 0;                  ///< shard index
-  std::uint64_t shard_begin = 0;  ///< first parameter of the shard
-  std::uint64_t shard_size = 0;   ///< parameters in the shard
-  ps::ServerStats stats;          ///< what serve() measured
+  int shard = 0;                   ///< shard index
+  std::uint64_t shard_begin = 0;   ///< first parameter of the shard
+  std::uint64_t shard_size = 0;    ///< parameters in the shard
+  ps::ServerStats stats;           ///< what serve() measured
+  std::vector<float> final_shard;  ///< the shard's final values, for the evaluating worker
 };
 
-/// The per_rank entry of the results file for one rank; times are made relative to origin.
-nlohmann::json rank_report_json(int rank, const std::string& host, const PhaseSeconds& phases,
-                                const std::optional<WorkerReport>& worker, const std::optional<ServerReport>& server,
-                                const std::optional<Evaluation>& evaluation, double origin);
-
-/// The phases object ({"init_io": s, ...}) of a set of phase seconds.
-nlohmann::json phases_json(const PhaseSeconds& phases);
+/// The per_rank entry of the results file for one rank (host, cores and peak RSS of this process); times are
+/// made relative to origin. The evaluation's parameter_checksum and flops_per_step are left to the caller.
+results::RankEntry rank_entry(int rank, const PhaseSeconds& phases, const std::optional<WorkerReport>& worker,
+                              const std::optional<ServerReport>& server, const std::optional<Evaluation>& evaluation,
+                              double origin);
 
 }  // namespace psbench::train

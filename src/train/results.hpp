@@ -1,10 +1,10 @@
 #pragma once
 
 #include <cstdint>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "results/results_file.hpp"
 #include "train/run_summary.hpp"
 #include "train/train_options.hpp"
 
@@ -21,17 +21,20 @@ struct RunFacts {
 };
 
 /// Largest seconds of each phase over the per_rank entries.
-PhaseSeconds max_phases(const std::vector<nlohmann::json>& per_rank);
+PhaseSeconds max_phases(const std::vector<results::RankEntry>& per_rank);
 
 /// Per-epoch records over all workers, from the workers' tallies in per_rank.
-std::vector<EpochRecord> epoch_records(const std::vector<nlohmann::json>& per_rank);
+std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& per_rank);
 
 /// The evaluation of the final parameters, from the per_rank entry that carries it.
-Evaluation final_evaluation(const std::vector<nlohmann::json>& per_rank);
+Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank);
+
+/// All servers together: updates summed, staleness histograms merged by adding counts.
+results::ServerSummary server_summary(const std::vector<results::RankEntry>& per_rank);
 
 /// The whole results file (DESIGN.md's keys and the extras documented in docs/results.md).
-nlohmann::json assemble_results(const RunFacts& facts, const std::vector<nlohmann::json>& per_rank,
-                                const nlohmann::json& env);
+results::ResultsFile assemble_results(const RunFacts& facts, std::vector<results::RankEntry> per_rank,
+                                      results::Environment env);
 
 /// FNV-1a (64-bit) of a float vector's bytes, as 16 hex digits.
 std::string checksum_of(const std::vector<float>& values);

@@ -3,11 +3,11 @@
 #include <array>
 #include <vector>
 
-#include "mpi/call.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/evaluation.hpp"
 #include "train/gradient_exchange.hpp"
+#include "train/run_health.hpp"
 #include "train/worker_trainer.hpp"
 
 namespace psbench::train {
@@ -86,8 +86,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
   context.trace.record(SliceKind::kServe, serve_start, serve_end);
   const std::span<const float> shard = server.shard();
-  PSBENCH_MPI_CALL(MPI_Send(shard.data(), static_cast<int>(shard.size()), MPI_FLOAT, setup.topology.worker_rank(0),
-                            kTagFinalShard, context.world.native()));
+  report.final_shard.assign(shard.begin(), shard.end());
   report.shard = setup.topology.rank;
   report.shard_begin = layout.begin(report.shard);
   report.shard_size = layout.size(report.shard);
@@ -123,6 +122,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   report.epochs.reserve(epochs);
   for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
     const EpochTally tally = trainer.run_epoch(epoch, observer);
+    if (trainer.stop()) break;  // every rank learns of it, and no epoch record is made
     report.epochs.push_back(tally);
     EpochRecord record =
         record_from(epoch, tally.samples, tally.steps, tally.loss_sum, tally.finished_at - tally.started_at);
@@ -140,7 +140,11 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
       context.console.epoch_line(record, epochs);
     }
   }
-  exchange->finish();
+  if (const std::optional<StopPoint>& stop = trainer.stop()) {
+    const std::string line = stop_message(*stop, context.world.rank(), report.index, options);
+    (stop->own_loss ? report.diverged : report.stopped) = line;
+  }
+  if (!trainer.stop() || !trainer.stop()->own_loss) exchange->finish();  // abort() already told the servers
   report.visits = trainer.visits();
   std::uint64_t steps = 0;
   for (const EpochTally& tally : report.epochs) steps += tally.steps;

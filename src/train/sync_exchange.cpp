@@ -1,3 +1,5 @@
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "common/check.hpp"
@@ -29,6 +31,15 @@ class SyncExchange final : public GradientExchange {
     reduce_and_apply(zeros_, parameters, timer);
   }
 
+  // The others are in this step's allreduce: join it with a NaN, which makes every worker's sum NaN.
+  void abort() override {
+    zeros_[0] = std::numeric_limits<float>::quiet_NaN();
+    PhaseTimer unused;
+    reduce_and_apply(zeros_, {}, unused);
+  }
+
+  [[nodiscard]] bool stopped() const override { return stopped_; }
+
  private:
   // MPI reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
   void reduce_and_apply(std::span<const float> gradients, std::span<float> parameters, PhaseTimer& timer) {
@@ -38,6 +49,11 @@ class SyncExchange final : public GradientExchange {
       const ScopedPhase push(timer, Phase::kPush);
       PSBENCH_MPI_CALL(MPI_Allreduce(gradients.data(), reduced_.data(), static_cast<int>(reduced_.size()), MPI_FLOAT,
                                      MPI_SUM, workers_.native()));
+    }
+    // A worker whose loss was not finite poisons the sum (abort()); one look costs nothing per step.
+    if (!std::isfinite(reduced_[0])) {
+      stopped_ = true;
+      return;
     }
     const ScopedPhase update(timer, Phase::kServerUpdate);
     for (float& value : reduced_) value *= scale_;
@@ -50,6 +66,7 @@ class SyncExchange final : public GradientExchange {
   std::vector<float> zeros_;
   float scale_;
   std::size_t padded_steps_;
+  bool stopped_ = false;
 };
 
 }  // namespace

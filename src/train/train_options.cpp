@@ -58,25 +58,31 @@ void validate_options(const TrainOptions& options, int world_size) {
   }
 }
 
+results::Config options_config(const TrainOptions& options) {
+  return {options.data_path,
+          options.model_spec,
+          options.batch,
+          options.epochs,
+          options.learning_rate,
+          options.momentum,
+          options.warmup_steps,
+          options.servers,
+          std::string(intra_node_name(options.intra_node)),
+          std::string(mode_name(options.mode)),
+          std::string(data::io_mode_name(options.io)),
+          std::string(data::read_mode_name(options.read)),
+          options.cold_cache,
+          options.threads,
+          options.seed,
+          options.out_path,
+          options.trace_path,
+          options.quiet};
+}
+
 nlohmann::json options_to_json(const TrainOptions& options) {
-  return {{"data", options.data_path},
-          {"model", options.model_spec},
-          {"batch", options.batch},
-          {"epochs", options.epochs},
-          {"lr", options.learning_rate},
-          {"momentum", options.momentum},
-          {"warmup_steps", options.warmup_steps},
-          {"servers", options.servers},
-          {"intra_node", intra_node_name(options.intra_node)},
-          {"mode", mode_name(options.mode)},
-          {"io", data::io_mode_name(options.io)},
-          {"read", data::read_mode_name(options.read)},
-          {"cold_cache", options.cold_cache},
-          {"threads", options.threads},
-          {"seed", options.seed},
-          {"out", options.out_path},
-          {"trace", options.trace_path},
-          {"quiet", options.quiet}};
+  nlohmann::json config;
+  to_json(config, options_config(options));
+  return config;
 }
 
 }  // namespace psbench::train

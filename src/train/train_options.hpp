@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "data/loader.hpp"
+#include "results/results_file.hpp"
 
 namespace psbench::train {
 
@@ -46,7 +47,10 @@ std::string_view intra_node_name(IntraNode path);
 /// Checks the flags that need no data against the job's rank count; throws UserError naming the flag.
 void validate_options(const TrainOptions& options, int world_size);
 
-/// Every flag under its flag name, for the results file's "config".
+/// Every flag under its flag name: the results file's "config".
+results::Config options_config(const TrainOptions& options);
+
+/// options_config() as a JSON object (the trace file's otherData.config).
 nlohmann::json options_to_json(const TrainOptions& options);
 
 }  // namespace psbench::train

@@ -1,6 +1,7 @@
 #include "train/worker_trainer.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/check.hpp"
 
@@ -42,10 +43,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     info.epoch = epoch;
     info.step = step;
     if (step >= own_steps_) {
-      const double start = monotonic_seconds();
-      const PhaseTimer before = timer_;
-      exchange_.exchange_without_batch(parameters, info, timer_);
-      record_exchange_slices(start, before);
+      if (!step_without_batch(parameters, info)) break;
       if (observer) observer(info, steps);
       continue;
     }
@@ -55,6 +53,11 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     info.loss = model.train_step(assembler_.images(), assembler_.labels());
+    if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
+      stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
+      exchange_.abort();
+      break;
+    }
     std::span<const float> gradients = model.gradients();
     const float weight = gradient_weight(indices.size());
     if (weight != 1.0F) {
@@ -73,6 +76,10 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     const PhaseTimer before = timer_;
     exchange_.exchange(gradients, parameters, info, timer_);
     record_exchange_slices(compute_end, before);
+    if (exchange_.stopped()) {
+      stop_ = StopPoint{epoch, steps_done_, info.loss, false};
+      break;
+    }
 
     ++tally.steps;
     tally.samples += indices.size();
@@ -83,6 +90,17 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
+}
+
+// Sync mode's padded step: joins the allreduce with zeros; false when the run stopped there.
+bool WorkerTrainer::step_without_batch(std::span<float> parameters, const StepInfo& info) {
+  const double start = monotonic_seconds();
+  const PhaseTimer before = timer_;
+  exchange_.exchange_without_batch(parameters, info, timer_);
+  record_exchange_slices(start, before);
+  if (!exchange_.stopped()) return true;
+  stop_ = StopPoint{info.epoch, steps_done_, 0.0F, false};
+  return false;
 }
 
 // A remainder batch of t samples weighs t/b, and the k-th warm-up step k/warmup_steps.

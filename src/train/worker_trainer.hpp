@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,14 @@ struct VisitCheck {
   std::uint32_t min = 0;           ///< fewest visits of any sample
   std::uint32_t max = 0;           ///< most visits of any sample
   std::uint32_t exact_epochs = 0;  ///< epochs after which every sample had been visited exactly epoch+1 times
+};
+
+/// Where a worker stopped training early: its own loss was not finite, or another rank's was.
+struct StopPoint {
+  std::uint32_t epoch = 0;  ///< epoch, from 0
+  std::uint64_t step = 0;   ///< the worker's own steps so far, counting this one (from 1)
+  float loss = 0.0F;        ///< the loss of that step (its own non-finite loss when own_loss)
+  bool own_loss = false;    ///< true when this worker's loss was the non-finite one
 };
 
 /// What a worker needs besides its data and model.
@@ -63,12 +72,16 @@ class WorkerTrainer {
   WorkerTrainer(const WorkerTrainer&) = delete;
   WorkerTrainer& operator=(const WorkerTrainer&) = delete;
 
-  /// Runs one epoch; observer (if set) is called after every step.
+  /// Runs one epoch; observer (if set) is called after every step. A non-finite loss, or an exchange that
+  /// reports another rank's, ends the epoch early and sets stop().
   EpochTally run_epoch(std::uint32_t epoch, const StepObserver& observer = {});
+  /// Where training stopped early (no more epochs may run), if it did.
+  [[nodiscard]] const std::optional<StopPoint>& stop() const { return stop_; }
   /// The visit counts' check so far.
   [[nodiscard]] const VisitCheck& visits() const { return visit_check_; }
 
  private:
+  bool step_without_batch(std::span<float> parameters, const StepInfo& info);
   [[nodiscard]] float gradient_weight(std::size_t samples) const;
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
@@ -86,6 +99,7 @@ class WorkerTrainer {
   std::size_t own_steps_;
   std::vector<std::uint32_t> visit_counts_;
   VisitCheck visit_check_;
+  std::optional<StopPoint> stop_;
 };
 
 }  // namespace psbench::train

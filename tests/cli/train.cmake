@@ -57,3 +57,32 @@ train_cli_error(unknown_io_mode train_np2 "--io 'posix' is not an I/O mode" --da
   --io posix ${train_out})
 train_cli_error(unknown_intra_node train_np2 "--intra-node" --data ${train_cli_data} --model mlp:32 --intra-node tcp
   ${train_out})
+
+# A diverging run (--lr 1e9) ends on every rank within seconds with exit code 2, one error line naming the
+# rank, the step, the loss and what to try, and no results file.
+set(diverge_args --data ${train_cli_data} --model mlp:32 --batch 20 --epochs 2 --lr 1e9)
+set(diverge_error "the training loss became (NaN|inf|-inf) on rank [0-9]+ \\(worker [0-9]+\\), step [0-9]+ \\(epoch 1 of 2\\): the run diverged. try a lower --lr \\(now 1e\\+09\\) or --momentum \\(now 0\\.9\\). or --warmup-steps")
+function(train_cli_divergence name launcher)
+  set(out ${train_cli_dir}/diverged_${name}.json)
+  add_test(NAME cli.train.diverged_${name}
+    COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
+            "-DARGS=train;${diverge_args};${ARGN};--out;${out}" -DEXPECT_CODE=2 "-DEXPECT_ERROR=${diverge_error}"
+            -DNO_FILE=${out} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure_without_file.cmake)
+  set_tests_properties(cli.train.diverged_${name} PROPERTIES TIMEOUT 30 LABELS "cli;mpi" PROCESSORS 2
+    FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+endfunction()
+train_cli_divergence(async_3_ranks train_np3 --mode async)
+train_cli_divergence(async_3_ranks_messages train_np3 --mode async --intra-node messages)
+train_cli_divergence(sync_2_ranks train_np2 --mode sync)
+train_cli_divergence(local no_launcher --mode local)
+
+# A run that does not learn warns once, on stderr (even with --quiet), that its final loss is at chance level:
+# at --lr 1 without momentum mlp:32 collapses to a constant output in 2 epochs (loss 2.3018 after 5, test
+# accuracy 10%, on AVX2 and SSE4.1 alike) yet stays finite. A run that learns does not warn
+# (cli.train.local_without_mpirun).
+add_test(NAME cli.train.chance_level_warns
+  COMMAND psbench train --data ${train_cli_data} --model mlp:32 --batch 20 --epochs 5 --lr 1 --momentum 0
+          --mode local --quiet --out ${train_cli_dir}/chance.json)
+set_tests_properties(cli.train.chance_level_warns PROPERTIES TIMEOUT 60 LABELS cli FIXTURES_REQUIRED train_cli_data
+  PASS_REGULAR_EXPRESSION "psbench: warning: the final training loss [0-9.]+ is within 2% of ln 10 = 2\\.3026.*did not learn")
+set_tests_properties(cli.train.local_without_mpirun PROPERTIES FAIL_REGULAR_EXPRESSION "warning")

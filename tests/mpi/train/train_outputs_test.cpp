@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -10,6 +11,7 @@
 #include "mpi/backoff_wait.hpp"
 #include "mpi/collective_error.hpp"
 #include "nn/onednn_info.hpp"
+#include "results/file_io.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {
@@ -33,6 +35,10 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   if (world.rank() != 0) return;
 
   const auto results = read_json(options.out_path);
+  const ::psbench::results::ResultsFile typed =
+      ::psbench::results::read_results_file(options.out_path);  // the schema accepts it
+  EXPECT_EQ(typed.format, 2);
+  EXPECT_EQ(typed.per_rank.size(), static_cast<std::size_t>(world.size()));
   for (const char* key : {"config", "env", "model", "phases", "per_rank", "train", "server", "epochs", "load"}) {
     ASSERT_TRUE(results.contains(key)) << key;
   }
@@ -115,6 +121,30 @@ TEST(TrainOutputs, MissingFileIsOneErrorOnEveryRank) {
   TrainOptions options = small_run(Mode::kAsync, "missing");
   options.data_path = scratch_dir() + "/no_such_file.h5";
   expect_collective_error(options, "no_such_file.h5");
+}
+
+// A learning rate of 1e9 makes the loss non-finite within a few steps: every rank (servers and the workers
+// that did not diverge too) gets the same error naming a rank and its loss, and no results file appears.
+void expect_divergence_everywhere(TrainOptions options) {
+  options.learning_rate = 1e9;
+  options.epochs = 2;
+  std::filesystem::remove(options.out_path);
+  expect_collective_error(options, "the run diverged; try a lower --lr (now 1e+09)");
+  EXPECT_FALSE(std::filesystem::exists(options.out_path)) << options.out_path;
+}
+
+TEST(TrainOutputs, DivergingAsyncRunStopsEveryRank) {
+  expect_divergence_everywhere(small_run(Mode::kAsync, "diverged_async"));
+}
+
+TEST(TrainOutputs, DivergingAsyncRunOverMessagesStopsEveryRank) {
+  TrainOptions options = small_run(Mode::kAsync, "diverged_async_messages");
+  options.intra_node = IntraNode::kMessages;
+  expect_divergence_everywhere(options);
+}
+
+TEST(TrainOutputs, DivergingSyncRunStopsEveryRank) {
+  expect_divergence_everywhere(small_run(Mode::kSync, "diverged_sync"));
 }
 
 }  // namespace

@@ -32,28 +32,42 @@ WorkerReport worker_report(int index, std::uint64_t samples, double offset) {
   return worker;
 }
 
-std::vector<nlohmann::json> per_rank() {
+results::RankEntry on_host(results::RankEntry entry, const std::string& host) {
+  entry.host = host;
+  return entry;
+}
+
+std::vector<results::RankEntry> per_rank() {
   PhaseSeconds server_phases{};
   server_phases[static_cast<std::size_t>(Phase::kTotal)] = 40.0;
   PhaseSeconds worker_phases{};
   worker_phases[static_cast<std::size_t>(Phase::kCompute)] = 12.0;
   worker_phases[static_cast<std::size_t>(Phase::kTotal)] = 39.0;
   Evaluation evaluation{0.8, 0.5, 100, 1.0};
-  auto evaluator = rank_report_json(2, "b", worker_phases, worker_report(0, 50, 0.0), std::nullopt, evaluation, 0.0);
-  evaluator["evaluation"]["parameter_checksum"] = "00";
-  return {rank_report_json(0, "a", server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1)},
-                           std::nullopt, 0.0),
-          rank_report_json(1, "a", server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3)},
-                           std::nullopt, 0.0),
-          evaluator,
-          rank_report_json(3, "b", worker_phases, worker_report(1, 51, 1.0), std::nullopt, std::nullopt, 0.0)};
+  auto evaluator = rank_entry(2, worker_phases, worker_report(0, 50, 0.0), std::nullopt, evaluation, 0.0);
+  evaluator.evaluation->parameter_checksum = "00";
+  return {on_host(rank_entry(0, server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1), {}},
+                             std::nullopt, 0.0),
+                  "a"),
+          on_host(rank_entry(1, server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3), {}},
+                             std::nullopt, 0.0),
+                  "a"),
+          on_host(evaluator, "b"),
+          on_host(rank_entry(3, worker_phases, worker_report(1, 51, 1.0), std::nullopt, std::nullopt, 0.0), "b")};
+}
+
+// The results document as written: the typed file through its schema.
+nlohmann::json assemble_json(const RunFacts& facts) {
+  nlohmann::json document;
+  to_json(document, assemble_results(facts, per_rank(), results::Environment{}));
+  return document;
 }
 
 TEST(Results, HasEveryKeyDesignMdLists) {
   RunFacts facts;
   facts.options.model_spec = "mlp:32";
   facts.options.epochs = 2;
-  const auto results = assemble_results(facts, per_rank(), nlohmann::json::object());
+  const auto results = assemble_json(facts);
   for (const char* key : {"config", "env", "phases", "per_rank", "train", "server"}) {
     EXPECT_TRUE(results.contains(key)) << key;
   }
@@ -76,7 +90,7 @@ TEST(Results, HasEveryKeyDesignMdLists) {
 }
 
 TEST(Results, ServersAreSummedAndStalenessMerged) {
-  const auto results = assemble_results(RunFacts{}, per_rank(), nlohmann::json::object());
+  const auto results = assemble_json(RunFacts{});
   const auto& server = results["server"];
   EXPECT_EQ(server["updates"], 40);
   EXPECT_DOUBLE_EQ(server["updates_per_s"].get<double>(), 10.0);
@@ -88,7 +102,7 @@ TEST(Results, ServersAreSummedAndStalenessMerged) {
 }
 
 TEST(Results, EpochsAndTrainingThroughputComeFromTheWorkers) {
-  const auto results = assemble_results(RunFacts{}, per_rank(), nlohmann::json::object());
+  const auto results = assemble_json(RunFacts{});
   const auto& epochs = results["epochs"];
   ASSERT_EQ(epochs.size(), 2U);
   EXPECT_EQ(epochs[0]["samples"], 101);
