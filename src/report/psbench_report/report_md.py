@@ -24,8 +24,11 @@ def _provenance(context, command: str) -> list:
     if not sweep.manifests:
         lines.append("- No manifest.json in the sweep folder: scheduler and commands are not recorded.")
     present = sorted(bench.files) + (["server_saturation.json"] if bench.saturation else [])
-    lines.append(f"- Benchmarks: `{bench.folder}`: " + (", ".join(present) or "none")
-                 + (f"; missing: {', '.join(bench.missing)}" if bench.missing else ""))
+    if bench.folder is None:
+        lines.append("- Benchmarks: none given (--bench): figure 6 and the benchmarks table are missing.")
+    else:
+        lines.append(f"- Benchmarks: `{bench.folder}`: " + (", ".join(present) or "none")
+                     + (f"; missing: {', '.join(bench.missing)}" if bench.missing else ""))
     if context.curves.any():
         lines.append(f"- Model: `psbench model predict --format json` (platform `this` beside the runs, "
                      f"`{context.curves.platform}` for figure 7); calibration: {context.curves.calibration}.")

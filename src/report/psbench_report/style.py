@@ -26,7 +26,7 @@ HATCHES = ("", "//", "..", "xx", "\\\\", "oo", "--")
 plt.rcParams.update({
     "font.size": 9, "axes.titlesize": 10, "axes.labelsize": 9, "legend.fontsize": 7.5, "xtick.labelsize": 8,
     "ytick.labelsize": 8, "axes.grid": True, "grid.alpha": 0.3, "lines.linewidth": 1.4, "lines.markersize": 6,
-    "svg.fonttype": "none", "legend.framealpha": 0.85,
+    "svg.fonttype": "none", "svg.hashsalt": "psbench", "legend.framealpha": 0.85,
 })
 
 
@@ -107,12 +107,13 @@ def empty_panel(axis, text: str) -> None:
 
 
 def save(figure, folder: Path, stem: str) -> list:
-    """Writes the figure as PNG and SVG (each to a temporary name, then renamed); returns the file names."""
+    """Writes the figure as PNG and SVG (each to a temporary name, then renamed; no date inside, so the same
+    inputs give the same files); returns the file names."""
     names = []
     for suffix in ("png", "svg"):
         final = folder / f"{stem}.{suffix}"
         partial = folder / f".{stem}.partial.{suffix}"
-        figure.savefig(partial, format=suffix, dpi=DPI)
+        figure.savefig(partial, format=suffix, dpi=DPI, metadata={"Date": None} if suffix == "svg" else None)
         partial.replace(final)
         names.append(final.name)
     plt.close(figure)
