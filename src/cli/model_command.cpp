@@ -1,0 +1,67 @@
+#include "cli/model_command.hpp"
+
+#include <sstream>
+#include <vector>
+
+#include "cli/model_subcommands.hpp"
+#include "common/error.hpp"
+#include "mpi/collective_error.hpp"
+#include "mpi/communicator.hpp"
+
+namespace psbench::cli {
+
+void on_first_rank(const std::function<void()>& work) {
+  const auto world = mpi::Communicator::world();
+  mpi::run_collectively(world, [&] {
+    if (world.rank() == 0) work();
+  });
+}
+
+perf::IoMode parse_io(const std::string& word) {
+  if (word == "sequential") return perf::IoMode::kSequential;
+  if (word == "parallel") return perf::IoMode::kParallel;
+  throw UserError("--io '" + word + "' is not one of: parallel, sequential");
+}
+
+perf::ReadMode parse_read(const std::string& word, perf::IoMode io) {
+  if (word.empty()) return io == perf::IoMode::kSequential ? perf::ReadMode::kWhole : perf::ReadMode::kPartition;
+  if (word == "whole") return perf::ReadMode::kWhole;
+  if (word == "partition") return perf::ReadMode::kPartition;
+  throw UserError("--read '" + word + "' is not one of: partition, whole");
+}
+
+perf::InputShape parse_input(const std::string& text, int classes) {
+  std::vector<int> sides;
+  std::stringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    std::size_t used = 0;
+    int value = 0;
+    try {
+      value = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || value < 1) throw UserError("--input '" + text + "' is not C,H,W with positive sides");
+    sides.push_back(value);
+  }
+  if (sides.size() != 3) throw UserError("--input '" + text + "' is not C,H,W, e.g. 1,28,28");
+  if (classes < 2) throw UserError("--classes " + std::to_string(classes) + " is below 2");
+  return {sides[0], sides[1], sides[2], classes};
+}
+
+perf::TimeDistribution parse_sim_times(const std::string& word) {
+  if (word == "calibrated") return perf::TimeDistribution::kCalibrated;
+  if (word == "exponential") return perf::TimeDistribution::kExponential;
+  throw UserError("--sim-times '" + word + "' is not one of: calibrated, exponential");
+}
+
+void add_model_command(CLI::App& app) {
+  CLI::App* model = app.add_subcommand("model", "Calibrate, predict and validate the performance model");
+  model->require_subcommand(1);
+  add_calibrate(*model);
+  add_predict(*model);
+  add_validate(*model);
+}
+
+}  // namespace psbench::cli

@@ -1,0 +1,31 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+#include "perf/scenario.hpp"
+#include "perf/simulation.hpp"
+
+namespace psbench::cli {
+
+/// Runs work on rank 0 only; a UserError there ends every rank with one message (the model is serial).
+void on_first_rank(const std::function<void()>& work);
+
+/// --io: sequential or parallel.
+perf::IoMode parse_io(const std::string& word);
+/// --read: whole or partition; empty gives the I/O mode's default (whole if sequential).
+perf::ReadMode parse_read(const std::string& word, perf::IoMode io);
+/// --input C,H,W with classes K.
+perf::InputShape parse_input(const std::string& text, int classes);
+/// --sim-times: calibrated or exponential.
+perf::TimeDistribution parse_sim_times(const std::string& word);
+
+/// Registers `psbench model predict`.
+void add_predict(CLI::App& model);
+/// Registers `psbench model calibrate`.
+void add_calibrate(CLI::App& model);
+/// Registers `psbench model validate`.
+void add_validate(CLI::App& model);
+
+}  // namespace psbench::cli

@@ -1,0 +1,69 @@
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/model_subcommands.hpp"
+#include "common/error.hpp"
+#include "perf/validation.hpp"
+
+namespace psbench::cli {
+namespace {
+
+struct ValidateFlags {
+  std::string calib;
+  std::vector<std::string> runs;
+  std::string kind = "all";
+  double max_mape = -1.0;
+  std::string platform = "this";
+  std::string input = "1,28,28";
+  int classes = 10;
+};
+
+std::vector<perf::Kind> kinds_of(const std::string& word) {
+  if (word == "all") return {std::begin(perf::kAllKinds), std::end(perf::kAllKinds)};
+  for (const perf::Kind kind : perf::kAllKinds) {
+    if (word == perf::kind_name(kind)) return {kind};
+  }
+  throw UserError("--kind '" + word + "' is not one of: ideal, revised, mva, sim, all");
+}
+
+void run_validate(const ValidateFlags& flags) {
+  if (flags.max_mape >= 0.0 && flags.kind == "all")
+    throw UserError("--max-mape needs one --kind (ideal, revised, mva or sim) to judge");
+  perf::ValidateOptions options;
+  options.kinds = kinds_of(flags.kind);
+  options.platform = flags.platform;
+  options.input = parse_input(flags.input, flags.classes);
+  if (flags.runs.empty()) throw UserError("validate: give one or more results files of psbench train");
+  const perf::Calibration calibration = perf::read_calibration(flags.calib);
+  const perf::Validation validation = perf::validate_runs(calibration, flags.runs, options);
+  std::fputs(perf::format_validation(validation, options.kinds).c_str(), stdout);
+  std::fflush(stdout);
+  if (flags.max_mape < 0.0) return;
+  const double mape = validation.mape.at(options.kinds.front()).at("total");
+  if (mape > flags.max_mape) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s misses --max-mape: total-time MAPE %.1f%% > %.1f%%", flags.kind.c_str(), mape,
+                  flags.max_mape);
+    throw UserError(text);
+  }
+}
+
+}  // namespace
+
+void add_validate(CLI::App& model) {
+  auto flags = std::make_shared<ValidateFlags>();
+  CLI::App* command = model.add_subcommand("validate", "Compare predictions with measured runs (MAPE per kind)");
+  command->add_option("--calib", flags->calib, "calib.json from 'psbench model calibrate'")->required();
+  command->add_option("runs", flags->runs, "results files of psbench train (async mode)");
+  command->add_option("--kind", flags->kind, "ideal, revised, mva, sim or all")->capture_default_str();
+  command->add_option("--max-mape", flags->max_mape, "fail (exit 2) when --kind's total-time MAPE exceeds this (%)");
+  command->add_option("--platform", flags->platform, "where the runs ran (this, rack:..., FILE.xml)")
+      ->capture_default_str();
+  command->add_option("--input", flags->input, "sample shape C,H,W of the runs' data")->capture_default_str();
+  command->add_option("--classes", flags->classes, "classes K of the runs' data")->capture_default_str();
+  command->callback([flags] { on_first_rank([&] { run_validate(*flags); }); });
+}
+
+}  // namespace psbench::cli

@@ -1,0 +1,84 @@
+#include "perf/bench_points.hpp"
+
+#include <string_view>
+
+namespace psbench::perf {
+namespace {
+
+// The model specs nn_bench trains (bench/nn/nn_bench.cpp).
+const std::map<std::string, std::string> kTrainStepModels = {{"BM_TrainStepMlp", "mlp:512,256"},
+                                                             {"BM_TrainStepCnn", "cnn"}};
+
+void note_source(BenchPoints& points, const std::string& quantity, const std::string& path) {
+  std::string& list = points.sources[quantity];
+  if (list.find(path) != std::string::npos) return;
+  list += (list.empty() ? "" : ",") + path;
+}
+
+// The benchmark family (before the first '/') and its last argument (after the last '/').
+std::string family_of(const std::string& name) { return name.substr(0, name.find('/')); }
+
+// The last all-digit segment of a name: Google Benchmark appends /real_time, /manual_time or
+// /iterations:N after the arguments.
+double last_argument(const std::string& name) {
+  std::size_t end = name.size();
+  while (end > 0) {
+    const std::size_t slash = name.rfind('/', end - 1);
+    if (slash == std::string::npos) return 0.0;
+    const std::string segment = name.substr(slash + 1, end - slash - 1);
+    if (!segment.empty() && segment.find_first_not_of("0123456789") == std::string::npos) return std::stod(segment);
+    end = slash;
+  }
+  return 0.0;
+}
+
+void add_machine(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points) {
+  if (!points.machine.source.empty()) return;
+  const auto& c = file.context.psbench;
+  points.machine = {c.host.empty() ? file.context.host_name : c.host, c.cpu,
+                    c.cores > 0 ? c.cores : file.context.num_cpus, c.onednn_isa, path};
+}
+
+}  // namespace
+
+void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points) {
+  add_machine(file, path, points);
+  for (const results::BenchmarkRun& run : file.benchmarks) {
+    if (run.run_type == "aggregate" || !run.error_message.empty()) continue;
+    const std::string family = family_of(run.name);
+    const double x = last_argument(run.name);
+    const double seconds = results::real_time_seconds(run);
+    if (x <= 0.0 || seconds <= 0.0) continue;
+    if (const auto model = kTrainStepModels.find(family); model != kTrainStepModels.end()) {
+      points.step_s_vs_batch[model->second].push_back({x, seconds});
+      note_source(points, model->second, path);
+      if (const auto rate = run.counters.find("FLOP/s"); rate != run.counters.end()) {
+        points.flops_per_s.push_back(rate->second);
+        note_source(points, "flops_per_s", path);
+      }
+    } else if (family == "BM_PushPull") {
+      const bool shared = run.name.find("path:1") != std::string::npos;
+      (shared ? points.exchange_shared_window : points.exchange_messages).push_back({x, seconds});
+      note_source(points, shared ? "exchange_shared_window" : "exchange_messages", path);
+    } else if (family == "BM_LocalUpdate" || family == "BM_SgdUpdate") {
+      points.update.push_back({x, seconds});
+      note_source(points, "update", path);
+    } else if (family == "BM_Hdf5SerialRead") {
+      points.serial_read.push_back({x, seconds});
+      note_source(points, "serial_read", path);
+    } else if (family == "BM_Hdf5CollectiveRead") {
+      points.parallel_read_Bps.push_back(x / seconds);
+      note_source(points, "parallel_read", path);
+    }
+  }
+}
+
+void add_saturation(const results::SaturationFile& file, const std::string& path, BenchPoints& points) {
+  for (const auto& run : file.runs) points.saturation.push_back(run);
+  note_source(points, "saturation", path);
+  if (points.machine.source.empty()) {
+    points.machine = {file.context.host, file.context.cpu, file.context.cores, file.context.onednn_isa, path};
+  }
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "perf/calibration.hpp"
+#include "results/bench_file.hpp"
+
+namespace psbench::perf {
+
+/// Points gathered from the benchmark files, keyed by what they measure, each list with its sources.
+struct BenchPoints {
+  std::map<std::string, std::vector<Point>> step_s_vs_batch;  ///< per model spec
+  std::vector<double> flops_per_s;                            ///< train-step FLOP/s counters
+  std::vector<Point> exchange_messages;                       ///< seconds vs bytes, path:0
+  std::vector<Point> exchange_shared_window;                  ///< seconds vs bytes, path:1
+  std::vector<Point> update;                                  ///< seconds vs bytes
+  std::vector<Point> serial_read;                             ///< seconds vs bytes
+  std::vector<double> parallel_read_Bps;                      ///< bytes/s
+  std::vector<results::SaturationRun> saturation;             ///< server_saturation curves
+  std::map<std::string, std::string> sources;                 ///< quantity -> files, comma-separated
+  MachineFacts machine;                                       ///< from the first file's context
+};
+
+/// Adds one Google Benchmark file's points (names per CONTRACTS.md A; the last argument is the byte count
+/// or the batch). Aggregates and errored runs are skipped.
+void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points);
+
+/// Adds a server_saturation file.
+void add_saturation(const results::SaturationFile& file, const std::string& path, BenchPoints& points);
+
+}  // namespace psbench::perf

@@ -1,0 +1,111 @@
+#include "perf/calibration.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "common/atomic_file.hpp"
+#include "common/error.hpp"
+
+namespace psbench::perf {
+namespace {
+
+nlohmann::json machine_json(const MachineFacts& m) {
+  return {{"host", m.host}, {"cpu", m.cpu}, {"cores", m.cores}, {"onednn_isa", m.onednn_isa}, {"source", m.source}};
+}
+
+MachineFacts machine_from(const nlohmann::json& in) {
+  MachineFacts m;
+  m.host = in.at("host").get<std::string>();
+  m.cpu = in.at("cpu").get<std::string>();
+  m.cores = in.at("cores").get<int>();
+  m.onednn_isa = in.at("onednn_isa").get<std::string>();
+  m.source = in.at("source").get<std::string>();
+  return m;
+}
+
+nlohmann::json calibration_json(const Calibration& c) {
+  nlohmann::json compute = nlohmann::json::array();
+  for (const ComputeFit& fit : c.compute) compute.push_back({{"model", fit.model}, {"step_s_vs_batch", fit.step}});
+  return {{"format", kCalibrationFormat},
+          {"machine", machine_json(c.machine)},
+          {"compute", compute},
+          {"flops_per_s", c.flops_per_s},
+          {"compute_cv", c.compute_cv},
+          {"exchange_messages_s_vs_bytes", c.exchange_messages},
+          {"exchange_shared_window_s_vs_bytes", c.exchange_shared_window},
+          {"update_s_vs_bytes", c.update},
+          {"service_cv", c.service_cv},
+          {"service_scale", c.service_scale},
+          {"disk_sequential_Bps", c.disk_sequential_Bps},
+          {"disk_sequential_s_vs_bytes", c.disk_sequential},
+          {"disk_parallel_Bps", c.disk_parallel_Bps},
+          {"setup_s", c.setup_s},
+          {"exchange_overhead_s", c.exchange_overhead_s},
+          {"sources", c.sources}};
+}
+
+Calibration calibration_from(const nlohmann::json& in) {
+  Calibration c;
+  c.machine = machine_from(in.at("machine"));
+  for (const auto& entry : in.at("compute")) {
+    c.compute.push_back({entry.at("model").get<std::string>(), entry.at("step_s_vs_batch").get<LinearFit>()});
+  }
+  c.flops_per_s = in.at("flops_per_s").get<FittedValue>();
+  c.compute_cv = in.at("compute_cv").get<FittedValue>();
+  c.exchange_messages = in.at("exchange_messages_s_vs_bytes").get<LinearFit>();
+  c.exchange_shared_window = in.at("exchange_shared_window_s_vs_bytes").get<LinearFit>();
+  c.update = in.at("update_s_vs_bytes").get<LinearFit>();
+  c.service_cv = in.at("service_cv").get<FittedValue>();
+  c.service_scale = in.at("service_scale").get<FittedValue>();
+  c.disk_sequential_Bps = in.at("disk_sequential_Bps").get<FittedValue>();
+  c.disk_sequential = in.at("disk_sequential_s_vs_bytes").get<LinearFit>();
+  c.disk_parallel_Bps = in.at("disk_parallel_Bps").get<FittedValue>();
+  c.setup_s = in.at("setup_s").get<FittedValue>();
+  c.exchange_overhead_s = in.at("exchange_overhead_s").get<FittedValue>();
+  c.sources = in.at("sources").get<std::vector<std::string>>();
+  return c;
+}
+
+}  // namespace
+
+void write_calibration(const Calibration& calibration, const std::string& path) {
+  write_file_atomically(path, calibration_json(calibration).dump(2) + "\n");
+}
+
+Calibration read_calibration(const std::string& path) {
+  std::ifstream file(path);
+  if (!file)
+    throw UserError("calibration '" + path +
+                    "': no such file or not readable (make it with 'psbench model calibrate')");
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(file);
+  } catch (const nlohmann::json::exception& error) {
+    throw UserError("calibration '" + path + "' is not valid JSON: " + error.what());
+  }
+  if (!document.is_object() || !document.contains("format") || !document["format"].is_number_integer())
+    throw UserError("calibration '" + path + "' has no integer key 'format': it is not a calib.json");
+  const int format = document["format"].get<int>();
+  if (format != kCalibrationFormat) {
+    throw UserError("calibration '" + path + "' has format " + std::to_string(format) + ", this psbench reads format " +
+                    std::to_string(kCalibrationFormat) + ": recalibrate");
+  }
+  try {
+    return calibration_from(document);
+  } catch (const nlohmann::json::exception& error) {
+    throw UserError("calibration '" + path + "' is malformed: " + error.what());
+  }
+}
+
+double compute_seconds(const Calibration& calibration, const std::string& spec, double flops_per_sample, int batch) {
+  for (const ComputeFit& fit : calibration.compute) {
+    if (fit.model == spec) return fit.step.at(batch);
+  }
+  if (calibration.flops_per_s.value <= 0.0) {
+    throw UserError("model '" + spec + "' was not benchmarked and the calibration has no FLOP rate to fall back on");
+  }
+  return flops_per_sample * batch / calibration.flops_per_s.value;
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perf/fit.hpp"
+
+namespace psbench::perf {
+
+/// Version of calib.json this code writes and reads.
+inline constexpr int kCalibrationFormat = 1;
+
+/// The calibrating machine.
+struct MachineFacts {
+  std::string host;        ///< host name
+  std::string cpu;         ///< CPU model name
+  int cores = 1;           ///< online cores per node
+  std::string onednn_isa;  ///< ISA oneDNN dispatched to
+  std::string source;      ///< file the facts came from
+};
+
+/// Forward+backward seconds per step of one model as a line in the batch size.
+struct ComputeFit {
+  std::string model;  ///< spec, e.g. mlp:512,256
+  LinearFit step;     ///< seconds per step = intercept + slope x batch
+};
+
+/// Everything the predictions need, each value with its source file and residual.
+struct Calibration {
+  MachineFacts machine;              ///< cores per node and the ISA
+  std::vector<ComputeFit> compute;   ///< t_fb(b) per benchmarked model
+  FittedValue flops_per_s;           ///< training FLOP/s of one core: the fallback for other models
+  FittedValue compute_cv;            ///< coefficient of variation of t_fb (0: not measured)
+  LinearFit exchange_messages;       ///< one push+pull round trip (1 server, 1 worker) vs bytes, messages
+  LinearFit exchange_shared_window;  ///< the same through the shared window
+  LinearFit update;                  ///< the server's SGD update alone vs bytes
+  FittedValue service_cv;            ///< coefficient of variation of D (0: not measured)
+  FittedValue service_scale;         ///< measured D over the update fit's D (1: no runs or saturation file)
+  FittedValue disk_sequential_Bps;   ///< one reader's bandwidth, bytes/s
+  LinearFit disk_sequential;         ///< one reader's seconds vs bytes (intercept: open and set-up)
+  FittedValue disk_parallel_Bps;     ///< all readers together, bytes/s
+  FittedValue setup_s;               ///< set-up outside the read (init_total - init_io), from runs
+  FittedValue exchange_overhead_s;   ///< per-step exchange time seen by workers beyond the fits, from runs
+  std::vector<std::string> sources;  ///< every file read
+};
+
+/// Writes calib.json atomically.
+void write_calibration(const Calibration& calibration, const std::string& path);
+
+/// Reads calib.json; throws UserError naming the file for a missing file, malformed JSON, another format
+/// version or a missing key.
+Calibration read_calibration(const std::string& path);
+
+/// Forward+backward seconds per step of spec at batch: its fit if benchmarked, else FLOPs / flops_per_s.
+/// Throws UserError when neither is available.
+double compute_seconds(const Calibration& calibration, const std::string& spec, double flops_per_sample, int batch);
+
+}  // namespace psbench::perf

@@ -1,0 +1,71 @@
+#include "perf/closed_forms.hpp"
+
+#include <algorithm>
+
+namespace psbench::perf {
+namespace {
+
+Prediction from_cycle(Kind kind, const StepCosts& costs, double init_io_s, double compute_s) {
+  Prediction p;
+  p.kind = kind;
+  p.workers = costs.workers;
+  p.servers = costs.servers;
+  p.init_io_s = init_io_s;
+  p.compute_s = compute_s;
+  p.total_s = costs.setup_s + init_io_s + compute_s;
+  const double updates = costs.steps_per_worker * costs.workers;
+  p.updates_per_s = updates / compute_s;
+  p.samples_per_s = costs.training_samples / compute_s;
+  p.server_utilization = std::min(1.0, p.updates_per_s * costs.service_s);
+  return p;
+}
+
+double unloaded_cycle(const StepCosts& costs) {
+  return costs.compute_s + costs.exchange_s + costs.service_s + 2.0 * costs.link_s;
+}
+
+}  // namespace
+
+double ideal_init_io(const StepCosts& costs) {
+  return costs.read_open_s + costs.read_bytes / costs.disk_sequential_Bps;
+}
+
+double revised_init_io(const StepCosts& costs, IoMode io) {
+  const double one = costs.read_bytes / costs.disk_sequential_Bps;
+  if (io == IoMode::kSequential) return costs.workers * (costs.read_open_s + one);
+  const double shared = costs.workers * costs.read_bytes / costs.disk_parallel_Bps;
+  return costs.read_open_s + std::max(one, shared);
+}
+
+Prediction predict_ideal(const StepCosts& costs) {
+  const double cycle = unloaded_cycle(costs);
+  Prediction p = from_cycle(Kind::kIdeal, costs, ideal_init_io(costs), costs.steps_per_worker * cycle);
+  p.staleness_mean = costs.workers - 1.0;
+  return p;
+}
+
+Prediction predict_revised(const StepCosts& costs, IoMode io) {
+  const double updates = costs.steps_per_worker * costs.workers;
+  double compute = costs.steps_per_worker * unloaded_cycle(costs);
+  compute = std::max(compute, updates * costs.service_s);
+  compute = std::max(compute, updates * costs.link_s);
+  if (costs.cores_shared()) {
+    const double cores = static_cast<double>(costs.nodes) * costs.cores_per_node;
+    compute = std::max(compute, updates * (costs.compute_s + costs.servers * costs.service_s) / cores);
+  }
+  Prediction p = from_cycle(Kind::kRevised, costs, revised_init_io(costs, io), compute);
+  const double cycle = costs.workers / p.updates_per_s;
+  const double server_residence = std::max(costs.service_s, cycle - costs.compute_s - costs.exchange_s);
+  p.staleness_mean = staleness_estimate(costs.workers, cycle, server_residence, costs.service_s);
+  const double d_max = std::max(costs.service_s, costs.link_s);
+  if (d_max > 0.0) p.knee_workers = unloaded_cycle(costs) / d_max;
+  return p;
+}
+
+double staleness_estimate(int workers, double cycle_s, double server_residence_s, double service_s) {
+  if (workers <= 1 || cycle_s <= service_s) return 0.0;
+  const double share = std::clamp((cycle_s - server_residence_s) / (cycle_s - service_s), 0.0, 1.0);
+  return (workers - 1.0) * share;
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,104 @@
+#include "perf/fit.hpp"
+
+#include <cmath>
+
+#include "common/error.hpp"
+
+namespace psbench::perf {
+namespace {
+
+double relative_rms(const std::vector<Point>& points, const LinearFit& fit) {
+  double sum = 0.0;
+  for (const Point& p : points) {
+    const double predicted = fit.at(p.x);
+    const double deviation = p.y != 0.0 ? (predicted - p.y) / p.y : predicted;
+    sum += deviation * deviation;
+  }
+  return std::sqrt(sum / static_cast<double>(points.size()));
+}
+
+LinearFit through_origin(const std::vector<Point>& points) {
+  double xy = 0.0;
+  double xx = 0.0;
+  for (const Point& p : points) {
+    xy += p.x * p.y;
+    xx += p.x * p.x;
+  }
+  LinearFit fit;
+  fit.slope = xx > 0.0 ? xy / xx : 0.0;
+  return fit;
+}
+
+}  // namespace
+
+LinearFit fit_line(const std::vector<Point>& points, const std::string& source, const std::string& what) {
+  if (points.empty()) throw UserError("no points to fit " + what + " in " + source);
+  LinearFit fit = through_origin(points);
+  if (points.size() >= 2) {
+    const auto n = static_cast<double>(points.size());
+    double sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0;
+    for (const Point& p : points) {
+      sx += p.x;
+      sy += p.y;
+      sxx += p.x * p.x;
+      sxy += p.x * p.y;
+    }
+    const double denominator = n * sxx - sx * sx;
+    if (denominator > 0.0) {
+      LinearFit full;
+      full.slope = (n * sxy - sx * sy) / denominator;
+      full.intercept = (sy - full.slope * sx) / n;
+      if (full.intercept >= 0.0 && full.slope >= 0.0) fit = full;
+    }
+  }
+  fit.source = source;
+  fit.points = static_cast<int>(points.size());
+  fit.residual = relative_rms(points, fit);
+  return fit;
+}
+
+FittedValue fit_mean(const std::vector<double>& values, const std::string& source, const std::string& what) {
+  if (values.empty()) throw UserError("no values to fit " + what + " in " + source);
+  double sum = 0.0;
+  for (const double v : values) sum += v;
+  FittedValue fitted;
+  fitted.value = sum / static_cast<double>(values.size());
+  double squares = 0.0;
+  for (const double v : values) {
+    const double deviation = fitted.value != 0.0 ? (v - fitted.value) / fitted.value : v;
+    squares += deviation * deviation;
+  }
+  fitted.residual = std::sqrt(squares / static_cast<double>(values.size()));
+  fitted.source = source;
+  fitted.points = static_cast<int>(values.size());
+  return fitted;
+}
+
+void to_json(nlohmann::json& out, const FittedValue& value) {
+  out = {{"value", value.value}, {"source", value.source}, {"residual", value.residual}, {"points", value.points}};
+}
+
+void from_json(const nlohmann::json& in, FittedValue& value) {
+  value.value = in.at("value").get<double>();
+  value.source = in.at("source").get<std::string>();
+  value.residual = in.at("residual").get<double>();
+  value.points = in.at("points").get<int>();
+}
+
+void to_json(nlohmann::json& out, const LinearFit& fit) {
+  out = {{"intercept", fit.intercept},
+         {"slope", fit.slope},
+         {"source", fit.source},
+         {"residual", fit.residual},
+         {"points", fit.points}};
+}
+
+void from_json(const nlohmann::json& in, LinearFit& fit) {
+  fit.intercept = in.at("intercept").get<double>();
+  fit.slope = in.at("slope").get<double>();
+  fit.source = in.at("source").get<std::string>();
+  fit.residual = in.at("residual").get<double>();
+  fit.points = in.at("points").get<int>();
+}
+
+}  // namespace psbench::perf

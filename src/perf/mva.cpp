@@ -1,0 +1,122 @@
+#include "perf/mva.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "common/error.hpp"
+
+namespace psbench::perf {
+namespace {
+
+// Per-station state carried from population n - 1 to n.
+struct StationState {
+  double queue = 0.0;
+  std::vector<double> marginal;  // p_k(j | n-1) for j = 0..m-2 (multi-server stations only)
+};
+
+double residence_time(const Station& station, const StationState& state) {
+  if (station.servers == 0) return station.demand;
+  if (station.servers == 1) return station.demand * (1.0 + state.queue);
+  const int m = station.servers;
+  double correction = 0.0;
+  for (int j = 0; j <= m - 2; ++j) correction += static_cast<double>(m - j - 1) * state.marginal[j];
+  return station.demand / m * (1.0 + state.queue + correction);
+}
+
+// p(j|n) = D X p(j-1|n-1) / j for j = 1..m-1; p(0|n) from normalisation. Only j <= m-2 is kept for the
+// next residence time; p(m-1|n) enters the normalisation. Load-dependent MVA can go negative through
+// cancellation (MODEL-FACTS.md): clamp at zero.
+void update_marginals(const Station& station, double throughput, StationState& state) {
+  const int m = station.servers;
+  const double load = station.demand * throughput;
+  std::vector<double> next(static_cast<std::size_t>(m - 1), 0.0);
+  double weighted = load;
+  for (int j = 1; j <= m - 1; ++j) {
+    const double p = load * state.marginal[j - 1] / j;
+    weighted += static_cast<double>(m - j) * p;
+    if (j <= m - 2) next[j] = p;
+  }
+  next[0] = std::max(0.0, 1.0 - weighted / m);
+  state.marginal = std::move(next);
+}
+
+void check_network(const ClosedNetwork& network, std::size_t customers) {
+  if (customers < 1) throw UserError("MVA needs at least one customer (worker count 0)");
+  if (network.think < 0.0) throw UserError("MVA think time is negative: " + std::to_string(network.think));
+  for (const Station& station : network.stations) {
+    if (station.demand < 0.0 || station.servers < 0)
+      throw UserError("MVA station has a negative demand or server count");
+  }
+}
+
+}  // namespace
+
+std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers) {
+  check_network(network, customers);
+  const std::size_t k_count = network.stations.size();
+  std::vector<StationState> states(k_count);
+  for (std::size_t k = 0; k < k_count; ++k) {
+    const int m = network.stations[k].servers;
+    if (m > 1) {
+      states[k].marginal.assign(static_cast<std::size_t>(m - 1), 0.0);
+      states[k].marginal[0] = 1.0;  // p(0 | 0) = 1
+    }
+  }
+  std::vector<MvaPoint> points;
+  points.reserve(customers);
+  for (std::size_t n = 1; n <= customers; ++n) {
+    MvaPoint point;
+    point.residence.resize(k_count);
+    for (std::size_t k = 0; k < k_count; ++k) point.residence[k] = residence_time(network.stations[k], states[k]);
+    for (const double r : point.residence) point.response += r;
+    point.throughput = static_cast<double>(n) / (network.think + point.response);
+    point.queue_length.resize(k_count);
+    point.utilization.resize(k_count);
+    for (std::size_t k = 0; k < k_count; ++k) {
+      const Station& station = network.stations[k];
+      point.queue_length[k] = point.throughput * point.residence[k];
+      point.utilization[k] = point.throughput * station.demand / std::max(1, station.servers);
+      states[k].queue = point.queue_length[k];
+      if (station.servers > 1) update_marginals(station, point.throughput, states[k]);
+    }
+    points.push_back(std::move(point));
+  }
+  return points;
+}
+
+namespace {
+
+double total_demand(const ClosedNetwork& network) {
+  double total = 0.0;
+  for (const Station& station : network.stations) total += station.demand;
+  return total;
+}
+
+double max_demand_per_server(const ClosedNetwork& network) {
+  double largest = 0.0;
+  for (const Station& station : network.stations) {
+    if (station.servers == 0) continue;
+    largest = std::max(largest, station.demand / station.servers);
+  }
+  return largest;
+}
+
+}  // namespace
+
+AsymptoticBounds asymptotic_bounds(const ClosedNetwork& network, double n) {
+  const double demand = total_demand(network);
+  const double d_max = max_demand_per_server(network);
+  AsymptoticBounds bounds;
+  const double light = n / (demand + network.think);
+  bounds.throughput_upper = d_max > 0.0 ? std::min(light, 1.0 / d_max) : light;
+  bounds.response_lower = std::max(demand, n * d_max - network.think);
+  return bounds;
+}
+
+double knee_population(const ClosedNetwork& network) {
+  const double d_max = max_demand_per_server(network);
+  if (d_max <= 0.0) return 0.0;
+  return (total_demand(network) + network.think) / d_max;
+}
+
+}  // namespace psbench::perf

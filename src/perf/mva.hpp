@@ -1,0 +1,48 @@
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace psbench::perf {
+
+/// One queueing station of a closed network: a single FCFS server (servers = 1), a multi-server
+/// station with `servers` identical servers (a node's cores), or a pure delay (servers = 0).
+struct Station {
+  double demand = 0.0;  ///< D_k: service demand per cycle (visits x service time), seconds
+  int servers = 1;      ///< m_k: 1 for a queue, m > 1 for a multi-server station, 0 for a delay
+};
+
+/// A single-class closed network: N customers cycle through a think time Z and the stations.
+struct ClosedNetwork {
+  double think = 0.0;             ///< Z: delay per cycle outside the stations, seconds
+  std::vector<Station> stations;  ///< the queueing stations
+};
+
+/// Exact MVA results at one population n.
+struct MvaPoint {
+  double throughput = 0.0;           ///< X(n): cycles per second
+  double response = 0.0;             ///< R(n): sum of the stations' residence times, seconds
+  std::vector<double> residence;     ///< R_k(n)
+  std::vector<double> queue_length;  ///< Q_k(n), customers at station k (waiting and in service)
+  std::vector<double> utilization;   ///< U_k(n) = X(n) D_k / m_k, busy share of one server of k
+};
+
+/// Solves the network by exact mean value analysis for n = 1..customers (Reiser and Lavenberg 1980; the
+/// multi-server recursion of Bolch et al., Queueing Networks and Markov Chains, sec. 8.2). Entry i holds
+/// population i + 1. Cost O(customers x sum of m_k). Throws UserError for customers < 1 or a negative demand.
+std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers);
+
+/// Asymptotic bounds at population n: X(n) <= min(n / (D + Z), 1 / D_max), R(n) >= max(D, n D_max - Z),
+/// with D_max the largest demand per server (D_k / m_k).
+struct AsymptoticBounds {
+  double throughput_upper = 0.0;  ///< upper bound on X(n)
+  double response_lower = 0.0;    ///< lower bound on R(n)
+};
+
+/// The asymptotic bounds of the network at population n.
+AsymptoticBounds asymptotic_bounds(const ClosedNetwork& network, double n);
+
+/// N* = (D + Z) / D_max: the population where the two throughput bounds cross (the knee).
+double knee_population(const ClosedNetwork& network);
+
+}  // namespace psbench::perf

@@ -1,0 +1,33 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace psbench::perf {
+
+/// The four kinds of model, in the order predictions list them.
+enum class Kind { kIdeal, kRevised, kMva, kSim };
+
+/// Every kind, in kind_order.
+inline constexpr Kind kAllKinds[] = {Kind::kIdeal, Kind::kRevised, Kind::kMva, Kind::kSim};
+
+/// The CLI's word for a kind: ideal, revised, mva, sim.
+const char* kind_name(Kind kind);
+
+/// One predicted configuration (CONTRACTS.md B).
+struct Prediction {
+  Kind kind = Kind::kIdeal;            ///< which model
+  int workers = 1;                     ///< W
+  int servers = 1;                     ///< S
+  double init_io_s = 0.0;              ///< start-up read, the slowest worker's
+  double compute_s = 0.0;              ///< training loop
+  double total_s = 0.0;                ///< set-up + init_io + compute
+  double updates_per_s = 0.0;          ///< full pushes per second, all workers
+  double samples_per_s = 0.0;          ///< training samples per second
+  double server_utilization = 0.0;     ///< busy share of a server
+  double staleness_mean = 0.0;         ///< mean versions a gradient is behind at its server
+  std::optional<double> knee_workers;  ///< W*: none for the ideal model, which never saturates
+};
+
+}  // namespace psbench::perf

@@ -1,0 +1,81 @@
+#include "perf/prediction_format.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace psbench::perf {
+namespace {
+
+nlohmann::ordered_json prediction_json(const Prediction& p) {
+  nlohmann::ordered_json out = {{"kind", kind_name(p.kind)},
+                                {"workers", p.workers},
+                                {"servers", p.servers},
+                                {"init_io_s", p.init_io_s},
+                                {"compute_s", p.compute_s},
+                                {"total_s", p.total_s},
+                                {"updates_per_s", p.updates_per_s},
+                                {"samples_per_s", p.samples_per_s},
+                                {"server_utilization", p.server_utilization},
+                                {"staleness_mean", p.staleness_mean}};
+  out["knee_workers"] = p.knee_workers ? nlohmann::ordered_json(*p.knee_workers) : nlohmann::ordered_json(nullptr);
+  return out;
+}
+
+std::string knee_text(const Prediction& p, const char* format) {
+  if (!p.knee_workers) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, format, *p.knee_workers);
+  return text;
+}
+
+}  // namespace
+
+std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions) {
+  nlohmann::ordered_json order = nlohmann::ordered_json::array();
+  for (const Kind kind : kAllKinds) order.push_back(kind_name(kind));
+  nlohmann::ordered_json inputs = {{"model", scenario.model},
+                                   {"batch", scenario.batch},
+                                   {"samples", scenario.samples},
+                                   {"epochs", scenario.epochs},
+                                   {"io", io_mode_name(scenario.io)},
+                                   {"read", read_mode_name(scenario.read)},
+                                   {"platform", scenario.platform.text},
+                                   {"ranks_per_node", scenario.ranks_per_node},
+                                   {"calib", scenario.calib_path}};
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const Prediction& p : predictions) list.push_back(prediction_json(p));
+  return nlohmann::ordered_json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(
+             2) +
+         "\n";
+}
+
+std::string format_csv(const std::vector<Prediction>& predictions) {
+  std::string out =
+      "kind,workers,servers,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,"
+      "staleness_mean,knee_workers\n";
+  for (const Prediction& p : predictions) {
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s\n", kind_name(p.kind), p.workers,
+                  p.servers, p.init_io_s, p.compute_s, p.total_s, p.updates_per_s, p.samples_per_s,
+                  p.server_utilization, p.staleness_mean, knee_text(p, "%.6g").c_str());
+    out += line;
+  }
+  return out;
+}
+
+std::string format_table(const std::vector<Prediction>& predictions) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-8s %8s %7s %10s %11s %11s %12s %12s %6s %9s %8s\n", "kind", "workers", "servers",
+                "init_io_s", "compute_s", "total_s", "updates/s", "samples/s", "util", "stale", "knee");
+  std::string out = line;
+  for (const Prediction& p : predictions) {
+    const std::string knee = p.knee_workers ? knee_text(p, "%.1f") : "-";
+    std::snprintf(line, sizeof line, "%-8s %8d %7d %10.3f %11.3f %11.3f %12.1f %12.1f %6.3f %9.2f %8s\n",
+                  kind_name(p.kind), p.workers, p.servers, p.init_io_s, p.compute_s, p.total_s, p.updates_per_s,
+                  p.samples_per_s, p.server_utilization, p.staleness_mean, knee.c_str());
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,23 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "perf/prediction.hpp"
+#include "perf/scenario.hpp"
+
+namespace psbench::perf {
+
+/// Output formats of `psbench model predict`.
+enum class OutputFormat { kTable, kJson, kCsv };
+
+/// The predictions as CONTRACTS.md B's JSON (inputs echoed, kind_order, one object per prediction).
+std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions);
+
+/// One header line with the prediction keys, then one line per prediction.
+std::string format_csv(const std::vector<Prediction>& predictions);
+
+/// Aligned text, one line per prediction.
+std::string format_table(const std::vector<Prediction>& predictions);
+
+}  // namespace psbench::perf

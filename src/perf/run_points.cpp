@@ -1,0 +1,59 @@
+#include "perf/run_points.hpp"
+
+#include <algorithm>
+
+namespace psbench::perf {
+namespace {
+
+using common_phase = psbench::Phase;
+
+double phase(const results::RankEntry& rank, common_phase which) { return rank.phases[which]; }
+
+void add_reads(const results::ResultsFile& run, RunPoints& points) {
+  double bytes = 0.0;
+  double slowest = 0.0;
+  for (const results::LoadEntry& entry : run.load) {
+    bytes += static_cast<double>(entry.timing.bytes);
+    slowest = std::max(slowest, entry.timing.read_s);
+    if (run.config.io == "sequential" && entry.timing.read_s > 0.0)
+      points.sequential_read.push_back({static_cast<double>(entry.timing.bytes), entry.timing.read_s});
+  }
+  if (run.config.io == "parallel" && slowest > 0.0) points.parallel_read_Bps.push_back(bytes / slowest);
+}
+
+double mean_service_per_update(const results::ResultsFile& run) {
+  double busy = 0.0;
+  double updates = 0.0;
+  for (const results::RankEntry& rank : run.per_rank) {
+    if (!rank.server) continue;
+    busy += rank.server->service_s;
+    updates += static_cast<double>(rank.server->updates);
+  }
+  return updates > 0.0 ? busy / updates : 0.0;
+}
+
+}  // namespace
+
+void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points) {
+  if (run.config.mode != "async") return;
+  points.sources.push_back(path);
+  add_reads(run, points);
+  const bool uncontended = run.env.workers + run.env.servers <= run.env.cores;
+  const double service = mean_service_per_update(run);
+  const double bytes = static_cast<double>(run.model.parameter_bytes);
+  if (uncontended && service > 0.0)
+    points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});
+  for (const results::RankEntry& rank : run.per_rank) {
+    if (!rank.worker || rank.worker->steps == 0) continue;
+    const results::LoadTiming& load = rank.worker->load;
+    points.setup_s.push_back(phase(rank, common_phase::kInitTotal) - (load.wait_s + load.read_s));
+    if (!uncontended) continue;
+    const auto steps = static_cast<double>(rank.worker->steps);
+    points.step_s_vs_batch[run.config.model].push_back(
+        {static_cast<double>(run.config.batch), phase(rank, common_phase::kCompute) / steps});
+    const double exchange = (phase(rank, common_phase::kPush) + phase(rank, common_phase::kPull)) / steps - service;
+    points.exchange_s_vs_bytes.push_back({bytes, std::max(0.0, exchange)});
+  }
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,104 @@
+#include "perf/scenario.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/error.hpp"
+
+namespace psbench::perf {
+namespace {
+
+double ceil_div(double a, double b) { return std::ceil(a / b); }
+
+void check_counts(const Scenario& scenario, int workers, int servers) {
+  if (workers < 1) throw UserError("worker count " + std::to_string(workers) + " is below 1");
+  if (servers < 1) throw UserError("server count " + std::to_string(servers) + " is below 1");
+  if (scenario.batch < 1) throw UserError("--batch " + std::to_string(scenario.batch) + " is below 1");
+  if (scenario.epochs < 1) throw UserError("--epochs " + std::to_string(scenario.epochs) + " is below 1");
+  if (scenario.samples < 1) throw UserError("--samples must be at least 1");
+}
+
+// Where the ranks go: all on one node of `this`; elsewhere r per node (a rack with fewer nodes than that
+// needs packs more ranks on each).
+void place(const Scenario& scenario, StepCosts& costs) {
+  const int ranks = costs.workers + costs.servers;
+  const PlatformSpec& platform = scenario.platform;
+  costs.cores_per_node = std::max(1, platform.cores_per_node);
+  if (platform.kind == PlatformKind::kThis || scenario.ranks_per_node <= 0) {
+    costs.nodes = platform.kind == PlatformKind::kThis ? 1 : std::max(1, platform.nodes);
+    costs.ranks_per_node = (ranks + costs.nodes - 1) / costs.nodes;
+    return;
+  }
+  costs.nodes = nodes_for(platform, ranks, scenario.ranks_per_node);
+  if (platform.kind == PlatformKind::kRack) costs.nodes = std::min(costs.nodes, platform.nodes);
+  costs.ranks_per_node = (ranks + costs.nodes - 1) / costs.nodes;
+}
+
+// Exchange time without queueing: on `this` the shared-window round trip less the update it contains;
+// on a network two transfers of the whole vector over the worker's link plus the messages fit's overhead.
+void exchange_costs(const Calibration& calibration, const Scenario& scenario, StepCosts& costs) {
+  const double bytes = costs.parameter_bytes;
+  const double shard_bytes = bytes / costs.servers;
+  const double update = calibration.update.at(shard_bytes);
+  costs.service_s = update * (calibration.service_scale.points > 0 ? calibration.service_scale.value : 1.0);
+  const PlatformSpec& platform = scenario.platform;
+  if (platform.kind == PlatformKind::kThis) {
+    const LinearFit& path = calibration.exchange_shared_window.points > 0 ? calibration.exchange_shared_window
+                                                                          : calibration.exchange_messages;
+    costs.exchange_s = std::max(0.0, path.at(bytes) - calibration.update.at(bytes));
+    costs.exchange_software_s = costs.exchange_s;
+  } else if (platform.kind == PlatformKind::kXml) {  // links unknown to the closed forms: the messages fit
+    costs.exchange_s = std::max(0.0, calibration.exchange_messages.at(bytes) - calibration.update.at(bytes));
+    costs.exchange_software_s = calibration.exchange_messages.intercept;
+  } else {
+    const double latency = platform.latency_s + platform.hop_latency_s;
+    costs.exchange_s = calibration.exchange_messages.intercept + 2.0 * (latency + bytes / platform.link_Bps);
+    costs.exchange_software_s = calibration.exchange_messages.intercept;
+    costs.link_s = shard_bytes / platform.link_Bps;
+  }
+  if (calibration.exchange_overhead_s.points > 0) {
+    costs.exchange_s += calibration.exchange_overhead_s.value;
+    costs.exchange_software_s += calibration.exchange_overhead_s.value;
+  }
+}
+
+void io_costs(const Calibration& calibration, const Scenario& scenario, StepCosts& costs) {
+  const double stored = static_cast<double>(scenario.samples) * scenario.sample_bytes;
+  costs.read_bytes = scenario.read == ReadMode::kWhole ? stored : std::ceil(stored / costs.workers);
+  costs.read_open_s = calibration.disk_sequential.intercept;
+  costs.disk_sequential_Bps = calibration.disk_sequential_Bps.value;
+  costs.disk_parallel_Bps = calibration.disk_parallel_Bps.value;
+  if (scenario.platform.kind == PlatformKind::kBlueWaters) {
+    costs.disk_parallel_Bps =
+        std::min(BlueWatersFacts::kLustreAggregateBps, costs.disk_sequential_Bps * static_cast<double>(costs.workers));
+  }
+  if (costs.disk_sequential_Bps <= 0.0) throw UserError("the calibration has no sequential disk bandwidth");
+  if (costs.disk_parallel_Bps <= 0.0) costs.disk_parallel_Bps = costs.disk_sequential_Bps;
+}
+
+}  // namespace
+
+const char* io_mode_name(IoMode mode) { return mode == IoMode::kSequential ? "sequential" : "parallel"; }
+const char* read_mode_name(ReadMode mode) { return mode == ReadMode::kWhole ? "whole" : "partition"; }
+
+StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, int workers, int servers) {
+  check_counts(scenario, workers, servers);
+  StepCosts costs;
+  costs.workers = workers;
+  costs.servers = servers;
+  place(scenario, costs);
+  const ModelShape shape = model_shape(scenario.model, scenario.input);
+  costs.parameter_bytes = shape.parameter_bytes();
+  costs.compute_s = compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
+  costs.compute_cv = calibration.compute_cv.value;
+  costs.service_cv = calibration.service_cv.value;
+  exchange_costs(calibration, scenario, costs);
+  const double partition = ceil_div(static_cast<double>(scenario.samples), workers);
+  costs.steps_per_worker = scenario.epochs * ceil_div(partition, scenario.batch);
+  costs.training_samples = static_cast<double>(scenario.epochs) * static_cast<double>(scenario.samples);
+  io_costs(calibration, scenario, costs);
+  costs.setup_s = calibration.setup_s.value;
+  return costs;
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "perf/calibration.hpp"
+#include "perf/model_shape.hpp"
+#include "perf/platform_spec.hpp"
+
+namespace psbench::perf {
+
+/// How workers read their data at start-up (psbench train --io).
+enum class IoMode { kSequential, kParallel };
+/// How much each worker reads (psbench train --read).
+enum class ReadMode { kWhole, kPartition };
+
+/// The run a prediction is for, without the worker and server counts.
+struct Scenario {
+  std::string model = "mlp:512,256";  ///< network spec
+  InputShape input;                   ///< sample shape and classes
+  int sample_bytes = 785;             ///< stored bytes per sample (image plus label): 1x28x28 uint8 + 1
+  int batch = 64;                     ///< b
+  std::uint64_t samples = 60000;      ///< n, training samples
+  int epochs = 1;                     ///< E
+  IoMode io = IoMode::kSequential;    ///< --io
+  ReadMode read = ReadMode::kWhole;   ///< --read
+  PlatformSpec platform;              ///< where it runs
+  int ranks_per_node = 0;             ///< r; 0: every rank on one node of `this`
+  std::string calib_path;             ///< calib.json it came from
+};
+
+/// The per-step and start-up costs of one (W, S) configuration, from the calibration: the model's inputs.
+struct StepCosts {
+  int workers = 1;                   ///< W
+  int servers = 1;                   ///< S
+  int nodes = 1;                     ///< nodes the W + S ranks occupy
+  int cores_per_node = 1;            ///< c
+  int ranks_per_node = 1;            ///< r, ranks on the busiest node
+  double compute_s = 0.0;            ///< t_fb: forward+backward of one minibatch on a free core
+  double exchange_s = 0.0;           ///< t_pp: a worker's push and pull of all shards, without queueing
+  double exchange_software_s = 0.0;  ///< the part of t_pp that is not bytes on a modelled link (all of it on `this`)
+  double service_s = 0.0;            ///< D_s: one server's demand per update of its shard
+  double link_s = 0.0;               ///< a shard's bytes on a server's link, each way (0 on `this`)
+  double compute_cv = 0.0;           ///< coefficient of variation of t_fb
+  double service_cv = 0.0;           ///< coefficient of variation of D_s
+  double steps_per_worker = 0.0;     ///< E x ceil(ceil(n / W) / b): steps of the busiest worker
+  double read_bytes = 0.0;           ///< bytes one worker reads at start-up
+  double read_open_s = 0.0;          ///< fixed cost of one reader (open, set-up)
+  double disk_sequential_Bps = 0.0;  ///< one reader's bandwidth
+  double disk_parallel_Bps = 0.0;    ///< all readers together
+  double setup_s = 0.0;              ///< set-up outside the read
+  double parameter_bytes = 0.0;      ///< 4 P
+  double training_samples = 0.0;     ///< E x n: samples the whole run processes
+  /// True when the ranks on a node outnumber its cores.
+  [[nodiscard]] bool cores_shared() const { return ranks_per_node > cores_per_node; }
+};
+
+/// Name of an I/O mode as the CLI spells it.
+const char* io_mode_name(IoMode mode);
+/// Name of a read mode as the CLI spells it.
+const char* read_mode_name(ReadMode mode);
+
+/// Derives the costs of W workers and S servers. Throws UserError for W or S below 1, a batch below 1, or a
+/// model the calibration cannot time.
+StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, int workers, int servers);
+
+}  // namespace psbench::perf

@@ -1,0 +1,149 @@
+#include "perf/sim_run.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "perf/sim_platform.hpp"
+
+namespace psbench::perf {
+namespace sg4 = simgrid::s4u;
+namespace {
+
+// A push (a gradient shard with the version it was computed from), a reply, or a worker's "done".
+struct Message {
+  int worker = 0;
+  std::uint64_t version = 0;
+  bool done = false;
+};
+
+// Draws times with the chosen distribution and the given mean and coefficient of variation.
+class TimeSampler {
+ public:
+  TimeSampler(TimeDistribution kind, std::uint64_t seed) : kind_(kind), generator_(seed) {}
+  double draw(double mean, double cv) {
+    if (mean <= 0.0) return 0.0;
+    if (kind_ == TimeDistribution::kExponential) return std::exponential_distribution<double>(1.0 / mean)(generator_);
+    if (cv <= 0.0) return mean;
+    const double sigma2 = std::log1p(cv * cv);
+    return std::lognormal_distribution<double>(std::log(mean) - sigma2 / 2.0, std::sqrt(sigma2))(generator_);
+  }
+
+ private:
+  TimeDistribution kind_;
+  std::mt19937_64 generator_;
+};
+
+// State shared by the actors of one simulation (one per process).
+struct World {
+  StepCosts costs;
+  IoMode io = IoMode::kSequential;
+  SimOptions options;
+  SimPlatform platform;
+  sg4::BarrierPtr start;
+  SimMeasures measures;
+  double started_at = 0.0;
+  std::vector<std::uint64_t> versions;  // per server
+};
+
+sg4::Mailbox* server_box(int s) { return sg4::Mailbox::by_name("server-" + std::to_string(s)); }
+sg4::Mailbox* worker_box(int w) { return sg4::Mailbox::by_name("worker-" + std::to_string(w)); }
+sg4::Mailbox* token_box(int w) { return sg4::Mailbox::by_name("token-" + std::to_string(w)); }
+
+double shard_bytes(const World& world) {
+  return world.costs.link_s > 0.0 ? world.costs.parameter_bytes / world.costs.servers : 0.0;
+}
+
+void load(World& world, int index) {
+  if (world.io == IoMode::kSequential && index > 0) token_box(index)->get_unique<Message>();
+  sg4::this_actor::sleep_for(world.costs.read_open_s);
+  const double begin = sg4::Engine::get_clock();
+  world.platform.disk->read(static_cast<sg_size_t>(world.costs.read_bytes));
+  // The shared disk gives all readers B_par together; one reader never goes faster than B_seq.
+  const double alone = world.costs.read_bytes / world.costs.disk_sequential_Bps;
+  sg4::this_actor::sleep_for(std::max(0.0, alone - (sg4::Engine::get_clock() - begin)));
+  if (world.io == IoMode::kSequential && index + 1 < world.costs.workers)
+    token_box(index + 1)->put(new Message{index, 0, false}, 0);
+  world.measures.init_io_s = std::max(world.measures.init_io_s, sg4::Engine::get_clock());
+}
+
+void worker(World& world, int index, std::uint64_t seed) {
+  TimeSampler sampler(world.options.times, seed);
+  load(world, index);
+  world.start->wait();
+  const StepCosts& c = world.costs;
+  std::vector<std::uint64_t> seen(static_cast<std::size_t>(c.servers), 0);
+  const auto steps = static_cast<long>(c.steps_per_worker);
+  for (long step = 0; step < steps; ++step) {
+    sg4::this_actor::execute(sampler.draw(c.compute_s, c.compute_cv) * kSimFlopsPerS);
+    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+    for (int s = 0; s < c.servers; ++s)
+      server_box(s)->put_init(new Message{index, seen[s], false}, shard_bytes(world))->detach();
+    for (int s = 0; s < c.servers; ++s) {
+      auto reply = worker_box(index)->get_unique<Message>();
+      seen[static_cast<std::size_t>(reply->worker)] = reply->version;
+    }
+    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+  }
+  world.measures.updates += static_cast<double>(steps);
+  world.measures.compute_s = std::max(world.measures.compute_s, sg4::Engine::get_clock() - world.started_at);
+  for (int s = 0; s < c.servers; ++s) server_box(s)->put(new Message{index, 0, true}, 0);
+}
+
+void server(World& world, int shard, std::uint64_t seed) {
+  TimeSampler sampler(world.options.times, seed);
+  world.start->wait();
+  world.started_at = sg4::Engine::get_clock();
+  const StepCosts& c = world.costs;
+  int done = 0;
+  while (done < c.workers) {
+    auto message = server_box(shard)->get_unique<Message>();
+    if (message->done) {
+      ++done;
+      continue;
+    }
+    const double begin = sg4::Engine::get_clock();
+    world.measures.staleness_sum += static_cast<double>(world.versions[shard] - message->version);
+    world.measures.shard_updates += 1.0;
+    sg4::this_actor::execute(sampler.draw(c.service_s, c.service_cv) * kSimFlopsPerS, world.options.server_priority);
+    ++world.versions[shard];
+    worker_box(message->worker)->put(new Message{shard, world.versions[shard], false}, shard_bytes(world));
+    world.measures.server_busy_s += sg4::Engine::get_clock() - begin;
+  }
+}
+
+}  // namespace
+
+SimMeasures run_simulation(const StepCosts& costs, const Scenario& scenario, const SimOptions& options) {
+  int argc = 5;
+  const char* argv[] = {"psbench-sim",
+                        "--cfg=contexts/factory:raw",
+                        "--cfg=contexts/stack-size:64",
+                        "--cfg=network/model:CM02",
+                        "--log=root.thresh:critical",
+                        nullptr};
+  sg4::Engine engine(&argc, const_cast<char**>(argv));
+  auto world = std::make_shared<World>();
+  world->costs = costs;
+  world->io = scenario.io;
+  world->options = options;
+  world->platform = build_platform(costs, scenario, options.seed);
+  world->start = sg4::Barrier::create(static_cast<unsigned>(costs.workers + costs.servers));
+  world->versions.assign(static_cast<std::size_t>(costs.servers), 0);
+  std::mt19937_64 seeds(options.seed);
+  for (int s = 0; s < costs.servers; ++s) {
+    sg4::Actor::create("server-" + std::to_string(s), world->platform.rank_hosts[s],
+                       [world, s, seed = seeds()] { server(*world, s, seed); });
+  }
+  for (int w = 0; w < costs.workers; ++w) {
+    sg4::Actor::create("worker-" + std::to_string(w), world->platform.rank_hosts[costs.servers + w],
+                       [world, w, seed = seeds()] { worker(*world, w, seed); });
+  }
+  engine.run();
+  return world->measures;
+}
+
+}  // namespace psbench::perf

@@ -1,0 +1,126 @@
+#include "perf/validation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "common/error.hpp"
+#include "perf/predict.hpp"
+#include "results/file_io.hpp"
+
+namespace psbench::perf {
+namespace {
+
+Scenario scenario_of(const results::ResultsFile& run, const std::string& path, const ValidateOptions& options,
+                     int cores) {
+  Scenario s;
+  s.model = run.config.model;
+  s.input = options.input;
+  s.batch = run.config.batch;
+  s.samples = run.train.total_samples;
+  s.epochs = run.config.epochs;
+  s.io = run.config.io == "parallel" ? IoMode::kParallel : IoMode::kSequential;
+  s.read = run.config.read == "partition" ? ReadMode::kPartition : ReadMode::kWhole;
+  s.platform = parse_platform(options.platform, cores);
+  s.ranks_per_node = options.platform == "this" ? 0 : run.env.ranks / std::max<int>(1, run.env.hosts.size());
+  s.calib_path = path;
+  const ModelShape shape = model_shape(s.model, s.input);
+  if (shape.parameters != run.model.parameters) {
+    throw UserError("run '" + path + "': model " + s.model + " has " + std::to_string(run.model.parameters) +
+                    " parameters, but " + std::to_string(shape.parameters) +
+                    " at the input shape given: pass --input and --classes");
+  }
+  if (run.load.empty() || s.samples == 0) throw UserError("run '" + path + "' has no load[] entries or no samples");
+  const double read_samples =
+      s.read == ReadMode::kWhole ? static_cast<double>(s.samples) : static_cast<double>(s.samples) / run.env.workers;
+  s.sample_bytes = static_cast<int>(std::lround(static_cast<double>(run.load.front().timing.bytes) / read_samples));
+  return s;
+}
+
+// The slowest reader's end: its wait for the token plus its read. This is what the disk term predicts and
+// what phases.init_io holds once it times the read alone (CONTRACTS.md D); until then init_io also holds
+// the samples' conversion to float32, which calibrate counts as set-up.
+double read_end(const results::ResultsFile& run) {
+  double end = 0.0;
+  for (const results::LoadEntry& entry : run.load) end = std::max(end, entry.timing.wait_s + entry.timing.read_s);
+  return end;
+}
+
+RunComparison compare(const Calibration& calibration, const std::string& path, const ValidateOptions& options) {
+  const results::ResultsFile run = results::read_results_file(path);
+  if (run.config.mode != "async")
+    throw UserError("run '" + path + "' is in " + run.config.mode + " mode: validate compares async runs");
+  PredictRequest request;
+  request.scenario = scenario_of(run, path, options, calibration.machine.cores);
+  request.workers = {run.env.workers};
+  request.servers = {run.env.servers};
+  request.kinds = options.kinds;
+  RunComparison out;
+  out.file = path;
+  out.workers = run.env.workers;
+  out.servers = run.env.servers;
+  out.io = run.config.io;
+  out.measured = {{"init_io", read_end(run)}, {"compute", run.train.training_s}, {"total", run.phases[Phase::kTotal]}};
+  for (const Prediction& p : predict(calibration, request)) {
+    out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};
+  }
+  return out;
+}
+
+double percent_error(double predicted, double measured) {
+  return measured > 0.0 ? 100.0 * std::abs(predicted - measured) / measured : 0.0;
+}
+
+}  // namespace
+
+Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
+                         const ValidateOptions& options) {
+  if (run_files.empty()) throw UserError("validate: no results files given");
+  Validation v;
+  for (const std::string& path : run_files) v.runs.push_back(compare(calibration, path, options));
+  for (const Kind kind : options.kinds) {
+    for (const char* phase : kValidatedPhases) {
+      double sum = 0.0;
+      for (const RunComparison& run : v.runs)
+        sum += percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
+      v.mape[kind][phase] = sum / static_cast<double>(v.runs.size());
+    }
+  }
+  return v;
+}
+
+std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds) {
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-8s %10s", "run", "W", "S", "io", "phase", "measured");
+  out += line;
+  for (const Kind kind : kinds) {
+    std::snprintf(line, sizeof line, " %10s %7s", kind_name(kind), "err%");
+    out += line;
+  }
+  out += "\n";
+  for (const RunComparison& run : validation.runs) {
+    for (const char* phase : kValidatedPhases) {
+      const double measured = run.measured.at(phase);
+      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-8s %10.3f", run.file.c_str(), run.workers, run.servers,
+                    run.io.c_str(), phase, measured);
+      out += line;
+      for (const Kind kind : kinds) {
+        const double predicted = run.predicted.at(kind).at(phase);
+        std::snprintf(line, sizeof line, " %10.3f %7.1f", predicted, percent_error(predicted, measured));
+        out += line;
+      }
+      out += "\n";
+    }
+  }
+  out += "\nMAPE (%) over " + std::to_string(validation.runs.size()) + " runs\n";
+  for (const Kind kind : kinds) {
+    std::snprintf(line, sizeof line, "%-8s init_io %7.1f  compute %7.1f  total %7.1f\n", kind_name(kind),
+                  validation.mape.at(kind).at("init_io"), validation.mape.at(kind).at("compute"),
+                  validation.mape.at(kind).at("total"));
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace psbench::perf

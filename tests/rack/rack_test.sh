@@ -1,0 +1,234 @@
+#!/usr/bin/env bash
+# The virtual rack (jobs/rack/rack.sh), for real: a 3-node rack at 1 Gbit/s in network namespaces.
+# Usage: rack_test.sh CASE ROOT PSBENCH PING_PONG, CASE one of
+#   ping_pong     a raw MPI round trip of 1 MiB between two nodes moves at the shaped rate, within 15%
+#   training      1 server + 2 workers train over messages across the nodes: right update counts, and the
+#                 server's time per update is the link's time for one push and one pull, within 20%
+#   down_clean    down after a clean run leaves no namespace, link, name file, state or process behind
+#   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
+#   sweep         jobs/rack/sweep.sh writes one results file per worker count, servers on their own nodes, and
+#                 the manifest of CONTRACTS.md C (scheduler "rack", the link's rate and delay), then takes it down
+#   mpirun_sweep  jobs/mpirun/sweep.sh, run on the head node through `rack.sh exec`, works across the rack too
+#   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
+# Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
+set -euo pipefail
+case_name="$1"
+root="$2"
+psbench="$3"
+ping_pong="$4"
+rack="$root/jobs/rack/rack.sh"
+name="t$(($$ % 100000))"
+work="$(mktemp -d)"
+trap '"$rack" down --name "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+skip_unless_namespaces() {
+  [[ $(id -u) -eq 0 ]] || { echo "skipped: the rack needs root (network namespaces)"; exit 77; }
+  ip netns add "psr-$name-probe" 2>/dev/null || { echo "skipped: cannot create network namespaces here"; exit 77; }
+  ip netns del "psr-$name-probe"
+}
+
+# Nothing of rack $name may remain: namespaces, root-namespace links, /etc/netns entries, state, processes.
+assert_nothing_left() {
+  local left
+  left="$(ip netns list | grep "^psr-$name-" || true)"
+  [[ -z "$left" ]] || fail "namespaces left: $left"
+  left="$(ip -o link show | grep "psr-$name-" || true)"
+  [[ -z "$left" ]] || fail "links left in the root namespace: $left"
+  left="$(ls -d /etc/netns/psr-"$name"-* /run/psr-"$name" 2>/dev/null || true)"
+  [[ -z "$left" ]] || fail "files left: $left"
+  for pid in "$@"; do  # a zombie has ended: only its parent's wait (or init's) remains
+    [[ ! -e /proc/$pid ]] || [[ "$(awk '{print $3}' "/proc/$pid/stat" 2>/dev/null)" == Z ]] ||
+      fail "process $pid ($(tr '\0' ' ' <"/proc/$pid/cmdline")) outlived down"
+  done
+}
+
+rack_pids() {
+  for ns in $(ip netns list | awk '{print $1}' | grep "^psr-$name-"); do ip netns pids "$ns"; done
+}
+
+# How many ping-pong ranks run inside the rack's node namespaces.
+ranks_on_nodes() {
+  local count=0
+  for pid in $(rack_pids); do
+    [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == "$(readlink -f "$ping_pong")" ]] && count=$((count + 1))
+  done
+  echo "$count"
+}
+
+case_ping_pong() {
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  # Three launches of 20 round trips: the median of their medians, so that one launch slowed by other
+  # work on the machine's two cores does not decide the figure.
+  local runs=()
+  for _ in 1 2 3; do
+    runs+=("$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)")
+    echo "${runs[-1]}"
+  done
+  python3 - "${runs[@]}" <<'PY'
+import json, statistics, sys
+results = [json.loads(text) for text in sys.argv[1:]]
+seconds = statistics.median(result["round_trip_s"] for result in results)
+ratio = 2 * 8 * 1048576 / seconds / 1e9
+print(f"1 MiB round trip {seconds * 1e3:.2f} ms (median of {len(results)} launches): {ratio:.3f} of 1 Gbit/s")
+assert abs(ratio - 1) <= 0.15, f"the round trip moved at {ratio:.3f} of the shaped rate, not within 15%"
+PY
+}
+
+case_training() {
+  "$psbench" data synth --samples 640 --shape 1,28,28 --classes 10 --out "$work/synth.h5" >/dev/null
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
+  # Three runs: every one must count right; the time check takes their median, so that one run slowed by other
+  # work on the machine's two cores does not decide it.
+  local runs=() i
+  for i in 1 2 3; do
+    PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
+      --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
+      --out "$work/run$i.json"
+    runs+=("$work/run$i.json")
+  done
+  python3 - "$name" "${runs[@]}" <<'PY'
+import json, statistics, sys
+name, paths = sys.argv[1], sys.argv[2:]
+ratios = []
+for path in paths:
+    run = json.load(open(path))
+    assert run["config"]["intra_node"] == "messages", run["config"]
+    hosts = sorted(run["env"]["hosts"])
+    assert hosts == [f"psr-{name}-n{i}" for i in (1, 2, 3)], f"ranks did not run one per node: {hosts}"
+    workers = [r for r in run["per_rank"] if r["role"] == "worker"]
+    servers = [r for r in run["per_rank"] if r["role"] == "server"]
+    steps = sum(w["worker"]["steps"] for w in workers)
+    assert len(workers) == 2 and len(servers) == 1 and steps > 0
+    assert run["server"]["updates"] == steps * len(servers), (run["server"]["updates"], steps)
+    assert servers[0]["server"]["updates"] == steps
+    # Open MPI's TCP transport sends each 256 KiB chunk by rendezvous, and the handshake of the next push chunk
+    # queues behind the pull chunks on the same connection: push and pull cross the link one after the other,
+    # so one update holds the server's link for the gradient's bytes in plus the shard's bytes out (docs/rack.md).
+    link_s = 2 * run["model"]["parameter_bytes"] * 8 / 1e9
+    ratios.append(servers[0]["server"]["service_s"] / steps / link_s)
+    for w in workers:
+        exchange = (w["phases"]["push"] + w["phases"]["pull"]) / w["worker"]["steps"]
+        assert exchange >= 0.8 * link_s, f"a worker's push + pull ({exchange:.4f} s) beat the link ({link_s:.4f} s)"
+ratio = statistics.median(ratios)
+print(f"{steps} updates a run; the server's service time per update over the 1 Gbit/s link's time for one push "
+      f"and one pull ({link_s * 1e3:.1f} ms): {' '.join(f'{r:.3f}' for r in ratios)}, median {ratio:.3f}")
+assert abs(ratio - 1) <= 0.20, "the push/pull time does not match the link rate within 20%"
+PY
+}
+
+case_down_clean() {
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >/dev/null
+  "$rack" down --name "$name"
+  assert_nothing_left
+  echo "down after a clean run left nothing"
+}
+
+case_down_killed() {
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 100000 >/dev/null 2>&1 &
+  local run_pid=$! pids i
+  for ((i = 0; i < 100; i++)); do  # until both ranks run on their nodes
+    [[ $(ranks_on_nodes) -ge 2 ]] && break
+    sleep 0.2
+  done
+  ((i < 100)) || fail "the run never started"
+  pids="$(rack_pids | sort -u | tr '\n' ' ')"
+  kill -KILL "$run_pid"
+  wait "$run_pid" 2>/dev/null || true
+  "$rack" down --name "$name"
+  # shellcheck disable=SC2086
+  assert_nothing_left $pids
+  echo "down after a run killed midway left nothing (it ended: $pids)"
+  "$rack" up 40 --rate 1gbit --name "$name" >/dev/null 2>&1 &
+  local up_pid=$!
+  for ((i = 0; i < 200; i++)); do
+    [[ $(ip netns list | grep -c "^psr-$name-") -ge 4 ]] && break
+    sleep 0.05
+  done
+  kill -KILL "$up_pid"
+  wait "$up_pid" 2>/dev/null || true
+  ((i < 200)) || fail "up never made its first namespaces"
+  "$rack" down --name "$name"
+  assert_nothing_left
+  echo "down after an up killed midway left nothing"
+}
+
+case_sweep() {
+  PSBENCH="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
+    OUTDIR="$work/out" "$root/jobs/rack/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
+  assert_nothing_left
+  python3 - "$work/out" "$name" <<'PY'
+import json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+manifest = json.load(open(os.path.join(out, "manifest.json")))
+assert manifest["format"] == 1 and manifest["scheduler"] == "rack", manifest
+assert manifest["link"]["rate"] == "1gbit" and manifest["link"]["delay"] == "0ms", manifest["link"]
+assert manifest["nodes"] == [f"psr-{name}-n{i}" for i in (1, 2, 3)] and manifest["ranks_per_node"] == 1
+made = json.load(open(os.path.join(out, "rack.json")))
+assert made["server_rate"] == "1gbit" and made["servers"] == 1 and made["nodes"] == 3, made
+assert [(r["workers"], r["servers"], r["exit_code"]) for r in manifest["runs"]] == [(1, 1, 0), (2, 1, 0)]
+for entry in manifest["runs"]:
+    run = json.load(open(os.path.join(out, entry["file"])))
+    assert entry["file"] == f"w{entry['workers']}-s1-sequential.json", entry["file"]
+    assert run["env"]["workers"] == entry["workers"] and run["config"]["intra_node"] == "messages"
+    assert run["per_rank"][0]["role"] == "server" and run["per_rank"][0]["host"] == f"psr-{name}-n1"
+    hosts = [r["host"] for r in run["per_rank"]]
+    assert len(set(hosts)) == len(hosts), f"two ranks on one node: {hosts}"
+PY
+  echo "the sweep wrote its results and manifest and left nothing"
+}
+
+case_mpirun_sweep() {
+  "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
+  "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
+  "$rack" exec --name "$name" env SCHEDULER=rack LINK_RATE=1gbit LINK_DELAY=0ms HOSTFILE="/run/psr-$name/hostfile" \
+    PSBENCH="$psbench" DATA="$work/tiny.h5" MODEL=mlp:16 WORKERS="1 2" IO_MODES=sequential OUTDIR="$work/out" \
+    "$root/jobs/mpirun/sweep.sh" --intra-node messages >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
+  python3 - "$work/out" "$name" <<'PY'
+import json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+manifest = json.load(open(os.path.join(out, "manifest.json")))
+assert manifest["scheduler"] == "rack" and manifest["link"] == {"rate": "1gbit", "delay": "0ms"}, manifest
+assert [(r["workers"], r["exit_code"]) for r in manifest["runs"]] == [(1, 0), (2, 0)], manifest["runs"]
+for entry in manifest["runs"]:
+    run = json.load(open(os.path.join(out, entry["file"])))
+    hosts = [r["host"] for r in run["per_rank"]]
+    assert hosts == [f"psr-{name}-n{i}" for i in range(1, entry["workers"] + 2)], hosts
+PY
+  echo "jobs/mpirun/sweep.sh ran across the rack"
+}
+
+# RUN must fail with exit 2 and exactly one line, "rack: error: ...", and leave no rack behind.
+expect_error() {
+  local code=0 output
+  output="$("$@" 2>&1)" || code=$?
+  [[ $code -eq 2 && $(wc -l <<<"$output") -eq 1 && "$output" == "rack: error: "* ]] ||
+    fail "'$*' gave exit $code and: $output"
+  assert_nothing_left
+}
+
+case_bad_input() {
+  expect_error "$rack" up 3 --rate 1gbyte --name "$name"
+  expect_error "$rack" up 0 --rate 1gbit --name "$name"
+  expect_error "$rack" up 3 --name "$name"
+  expect_error "$rack" up 3 --rate
+  expect_error "$rack" up 3 --rate 1gbit --servers 4 --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --delay fast --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --colour red --name "$name"
+  expect_error "$rack" up 3 --rate 1gbit --name "Bad!"
+  expect_error "$rack" mpirun --name "$name" -np 2 true
+  expect_error "$rack" exec --name "$name" true
+  expect_error "$rack" down --name "a/b"
+  expect_error "$rack" frobnicate
+  echo "every malformed command failed with one error line and left nothing"
+}
+
+skip_unless_namespaces
+"case_$case_name"

@@ -1,0 +1,156 @@
+// calibrate recovers known parameters from synthetic benchmark files written through the results schema,
+// and gives clear errors for a missing file, a wrong format version and an empty list.
+#include "perf/calibrate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.hpp"
+#include "results/bench_file.hpp"
+
+namespace psbench::perf {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Known truth: t_fb(b) = 0.5 ms + 20 us x b; push/pull 30 us + 1 ns/byte (messages), 10 us + 0.4 ns/byte
+// (window); update 4 us + 0.25 ns/byte; serial read 10 ms + bytes / 500 MB/s; collective read 1 GB/s;
+// the saturation benchmark's D twice the update fit, cv 0.1; 2 cores.
+constexpr double kStepIntercept = 0.5e-3, kStepSlope = 20e-6;
+constexpr double kMsgIntercept = 30e-6, kMsgSlope = 1e-9, kWinIntercept = 10e-6, kWinSlope = 0.4e-9;
+constexpr double kUpdateIntercept = 4e-6, kUpdateSlope = 0.25e-9;
+constexpr double kReadIntercept = 10e-3, kReadBps = 500e6, kParallelBps = 1e9;
+constexpr std::uint64_t kParameters = 535818;
+
+results::BenchmarkRun run(const std::string& name, double seconds, const std::string& unit) {
+  results::BenchmarkRun r;
+  r.name = r.run_name = name;
+  r.run_type = "iteration";
+  r.iterations = 100;
+  const double scale = unit == "ms" ? 1e3 : unit == "us" ? 1e6 : 1.0;
+  r.real_time = r.cpu_time = seconds * scale;
+  r.time_unit = unit;
+  return r;
+}
+
+class CalibrateTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("psbench_calibrate_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string& name, const results::Json& json) {
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << json.dump(2);
+    return path;
+  }
+
+  results::GoogleBenchmarkFile file_with(std::vector<results::BenchmarkRun> runs) const {
+    results::GoogleBenchmarkFile file;
+    file.context.host_name = "testhost";
+    file.context.num_cpus = 2;
+    file.context.psbench = {"testhost", 2, "Test CPU", "avx2", {{"psbench", "0.1.0"}}, "abc"};
+    file.benchmarks = std::move(runs);
+    return file;
+  }
+
+  std::vector<std::string> all_files() {
+    std::vector<results::BenchmarkRun> nn;
+    for (const int b : {32, 128, 512}) {
+      nn.push_back(run("BM_TrainStepMlp/" + std::to_string(b) + "/real_time", kStepIntercept + kStepSlope * b, "ms"));
+      nn.back().counters["FLOP/s"] = 4e10;
+    }
+    std::vector<results::BenchmarkRun> push_pull;
+    for (const double bytes : {2143272.0, 13098536.0, 400000.0}) {
+      const auto tail = std::to_string(static_cast<long>(bytes));
+      push_pull.push_back(run("BM_PushPull/path:0/" + tail + "/manual_time", kMsgIntercept + kMsgSlope * bytes, "us"));
+      push_pull.push_back(run("BM_PushPull/path:1/" + tail, kWinIntercept + kWinSlope * bytes, "us"));
+      push_pull.push_back(run("BM_LocalUpdate/" + tail, kUpdateIntercept + kUpdateSlope * bytes, "us"));
+    }
+    std::vector<results::BenchmarkRun> io;
+    for (const double bytes : {1e7, 1e8, 4e8}) {
+      const auto tail = std::to_string(static_cast<long>(bytes));
+      io.push_back(run("BM_Hdf5SerialRead/" + tail, kReadIntercept + bytes / kReadBps, "ms"));
+      io.push_back(run("BM_Hdf5CollectiveRead/" + tail, bytes / kParallelBps, "ms"));
+    }
+    results::SaturationFile saturation;
+    saturation.context.cores = 2;
+    results::SaturationRun curve;
+    curve.servers = 1;
+    curve.parameters = kParameters;
+    curve.service_us = 2e6 * (kUpdateIntercept + kUpdateSlope * 4.0 * kParameters);
+    curve.service_cv = 0.1;
+    curve.points = {{1, 400.0, 0.1, 260.0, 0.1}};
+    saturation.runs = {curve};
+    return {write("nn.json", file_with(nn)), write("push_pull.json", file_with(push_pull)),
+            write("data_io.json", file_with(io)), write("server_saturation.json", saturation)};
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(CalibrateTest, RecoversKnownParameters) {
+  const Calibration c = calibrate(all_files(), {});
+  EXPECT_EQ(c.machine.cores, 2);
+  EXPECT_EQ(c.machine.onednn_isa, "avx2");
+  ASSERT_EQ(c.compute.size(), 1U);
+  EXPECT_EQ(c.compute[0].model, "mlp:512,256");
+  EXPECT_NEAR(c.compute[0].step.intercept, kStepIntercept, 1e-9);
+  EXPECT_NEAR(c.compute[0].step.slope, kStepSlope, 1e-12);
+  EXPECT_LT(c.compute[0].step.residual, 1e-9);
+  EXPECT_NE(c.compute[0].step.source.find("nn.json"), std::string::npos);
+  EXPECT_NEAR(c.flops_per_s.value, 4e10, 1.0);
+  EXPECT_NEAR(c.exchange_messages.intercept, kMsgIntercept, 1e-10);
+  EXPECT_NEAR(c.exchange_messages.slope, kMsgSlope, 1e-15);
+  EXPECT_NEAR(c.exchange_shared_window.slope, kWinSlope, 1e-15);
+  EXPECT_NEAR(c.update.intercept, kUpdateIntercept, 1e-10);
+  EXPECT_NEAR(c.update.slope, kUpdateSlope, 1e-15);
+  EXPECT_NEAR(c.disk_sequential_Bps.value, kReadBps, 1e-3 * kReadBps);
+  EXPECT_NEAR(c.disk_sequential.intercept, kReadIntercept, 1e-7);
+  EXPECT_NEAR(c.disk_parallel_Bps.value, kParallelBps, 1e-3 * kParallelBps);
+  EXPECT_NEAR(c.service_scale.value, 2.0, 1e-9);
+  EXPECT_NEAR(c.service_cv.value, 0.1, 1e-12);
+  EXPECT_NE(c.service_scale.source.find("server_saturation.json"), std::string::npos);
+}
+
+TEST_F(CalibrateTest, RoundTripsThroughCalibJson) {
+  const Calibration c = calibrate(all_files(), {});
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(c, path);
+  const Calibration back = read_calibration(path);
+  EXPECT_DOUBLE_EQ(back.update.slope, c.update.slope);
+  EXPECT_EQ(back.compute[0].step.source, c.compute[0].step.source);
+  EXPECT_DOUBLE_EQ(back.disk_sequential.residual, c.disk_sequential.residual);
+}
+
+void expect_user_error(const std::function<void()>& call, const std::string& fragment) {
+  try {
+    call();
+    FAIL() << "no error";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+  }
+}
+
+TEST_F(CalibrateTest, ClearErrors) {
+  const std::string missing = (dir_ / "absent.json").string();
+  expect_user_error([&] { calibrate({missing}, {}); }, "absent.json");
+  expect_user_error([&] { calibrate({}, {}); }, "empty list");
+  results::Json newer = results::SaturationFile{};
+  newer["format"] = 99;
+  const std::string wrong = write("newer.json", newer);
+  expect_user_error([&] { calibrate({wrong}, {}); }, "format");
+  const std::string calib = write("calib.json", {{"format", 7}});
+  expect_user_error([&] { read_calibration(calib); }, "has format 7");
+  expect_user_error([&] { read_calibration(missing); }, "absent.json");
+  auto files = all_files();
+  files.erase(files.begin() + 2);  // no data_io.json: no disk bandwidth
+  expect_user_error([&] { calibrate(files, {}); }, "disk bandwidth");
+}
+
+}  // namespace
+}  // namespace psbench::perf

@@ -1,0 +1,79 @@
+// The ideal and revised closed forms against values worked out by hand (in the comments).
+#include "perf/closed_forms.hpp"
+
+#include <gtest/gtest.h>
+
+namespace psbench::perf {
+namespace {
+
+// t_fb 10 ms, t_pp 2 ms, D_s 3 ms, 100 steps per worker, 4 workers, 1 server on an 8-core node; each worker
+// reads 100 MB at 1 GB/s after a 0.1 s open, 2 GB/s for all readers at once; set-up 0.5 s; 25,600 samples.
+StepCosts hand_costs() {
+  StepCosts c;
+  c.workers = 4;
+  c.servers = 1;
+  c.nodes = 1;
+  c.cores_per_node = 8;
+  c.ranks_per_node = 5;
+  c.compute_s = 0.010;
+  c.exchange_s = 0.002;
+  c.service_s = 0.003;
+  c.steps_per_worker = 100;
+  c.read_bytes = 1e8;
+  c.read_open_s = 0.1;
+  c.disk_sequential_Bps = 1e9;
+  c.disk_parallel_Bps = 2e9;
+  c.setup_s = 0.5;
+  c.training_samples = 25600;
+  return c;
+}
+
+TEST(ClosedForms, IdealScalesPerfectly) {
+  const Prediction p = predict_ideal(hand_costs());
+  EXPECT_DOUBLE_EQ(p.init_io_s, 0.2);            // 0.1 + 1e8 / 1e9
+  EXPECT_DOUBLE_EQ(p.compute_s, 1.5);            // 100 x (10 + 2 + 3) ms
+  EXPECT_DOUBLE_EQ(p.total_s, 2.2);              // 0.5 + 0.2 + 1.5
+  EXPECT_DOUBLE_EQ(p.updates_per_s, 400 / 1.5);  // 4 x 100 updates in 1.5 s
+  EXPECT_DOUBLE_EQ(p.samples_per_s, 25600 / 1.5);
+  EXPECT_NEAR(p.server_utilization, 0.8, 1e-12);  // 266.7/s x 3 ms
+  EXPECT_DOUBLE_EQ(p.staleness_mean, 3.0);        // W - 1
+  EXPECT_FALSE(p.knee_workers.has_value());
+}
+
+TEST(ClosedForms, RevisedReadsOneAfterAnother) {
+  const StepCosts c = hand_costs();
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kSequential), 0.8);  // 4 x (0.1 + 0.1)
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kParallel), 0.3);    // 0.1 + max(0.1, 4e8 / 2e9)
+  const Prediction p = predict_revised(c, IoMode::kSequential);
+  EXPECT_DOUBLE_EQ(p.compute_s, 1.5);  // unsaturated: max(1.5, 400 x 3 ms = 1.2)
+  EXPECT_DOUBLE_EQ(p.total_s, 0.5 + 0.8 + 1.5);
+  ASSERT_TRUE(p.knee_workers.has_value());
+  EXPECT_DOUBLE_EQ(*p.knee_workers, 5.0);  // 15 ms / 3 ms
+}
+
+TEST(ClosedForms, RevisedSaturatesAtTheServer) {
+  StepCosts c = hand_costs();
+  c.workers = 8;
+  c.ranks_per_node = 9;
+  c.steps_per_worker = 50;
+  const Prediction p = predict_revised(c, IoMode::kParallel);
+  EXPECT_DOUBLE_EQ(p.compute_s, 1.2);  // max(50 x 15 ms, 400 x 3 ms)
+  EXPECT_NEAR(p.server_utilization, 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 0.75);
+}
+
+TEST(ClosedForms, RevisedChargesSharedCores) {
+  StepCosts c = hand_costs();
+  c.cores_per_node = 2;  // 5 ranks on 2 cores
+  const Prediction p = predict_revised(c, IoMode::kSequential);
+  EXPECT_DOUBLE_EQ(p.compute_s, 2.6);  // 400 x (10 + 3) ms / 2 cores
+}
+
+TEST(ClosedForms, StalenessEstimate) {
+  EXPECT_DOUBLE_EQ(staleness_estimate(1, 0.015, 0.003, 0.003), 0.0);
+  EXPECT_DOUBLE_EQ(staleness_estimate(4, 0.015, 0.003, 0.003), 3.0);  // no queueing: W - 1
+  EXPECT_DOUBLE_EQ(staleness_estimate(4, 0.015, 0.009, 0.003), 1.5);  // 3 x (15 - 9) / (15 - 3)
+}
+
+}  // namespace
+}  // namespace psbench::perf

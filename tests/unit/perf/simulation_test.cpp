@@ -1,0 +1,94 @@
+// The SimGrid simulation against exact MVA where their assumptions coincide (exponential times, a core per
+// rank, no network), and against the closed form of the sequential loader.
+#include "perf/simulation.hpp"
+
+#include <gtest/gtest.h>
+
+#include "perf/closed_forms.hpp"
+#include "perf/mva.hpp"
+#include "perf/mva_prediction.hpp"
+
+namespace psbench::perf {
+namespace {
+
+Scenario this_machine() {
+  Scenario s;
+  s.platform.kind = PlatformKind::kThis;
+  s.platform.text = "this";
+  s.platform.cores_per_node = 64;
+  return s;
+}
+
+StepCosts costs_for(int workers, int servers, double steps) {
+  StepCosts c;
+  c.workers = workers;
+  c.servers = servers;
+  c.cores_per_node = 64;  // a core per rank: no CPU sharing
+  c.ranks_per_node = workers + servers;
+  c.compute_s = 0.010;
+  c.exchange_s = 0.001;
+  c.exchange_software_s = 0.001;
+  c.service_s = 0.002;
+  c.steps_per_worker = steps;
+  c.read_bytes = 1e6;
+  c.read_open_s = 0.01;
+  c.disk_sequential_Bps = 1e8;
+  c.disk_parallel_Bps = 1e8;
+  c.training_samples = steps * workers * 64;
+  c.parameter_bytes = 4e5;
+  return c;
+}
+
+TEST(Simulation, AgreesWithMvaForExponentialTimes) {
+  SimOptions options;
+  options.times = TimeDistribution::kExponential;
+  for (const int workers : {1, 2, 4, 8, 12}) {
+    const StepCosts costs = costs_for(workers, 1, 4000.0 / workers + 500);
+    const Prediction sim = simulate(costs, this_machine(), options);
+    const MvaPoint exact = solve_mva(configuration_network(costs, 1.0), static_cast<std::size_t>(workers)).back();
+    EXPECT_NEAR(sim.updates_per_s, exact.throughput, 0.05 * exact.throughput) << workers << " workers";
+    EXPECT_NEAR(sim.server_utilization, exact.utilization.front(), 0.05) << workers << " workers";
+  }
+}
+
+TEST(Simulation, TwoShardsLieBetweenTheForkJoinApproximations) {
+  SimOptions options;
+  options.times = TimeDistribution::kExponential;
+  const StepCosts costs = costs_for(6, 2, 1500);
+  const Prediction sim = simulate(costs, this_machine(), options);
+  const double lockstep = solve_mva(configuration_network(costs, 1.0, ShardModel::kLockstep), 6).back().throughput;
+  const double sequential = solve_mva(configuration_network(costs, 1.0, ShardModel::kSequential), 6).back().throughput;
+  // Independent exponential services make the fork-join slower than lockstep, faster than visiting in turn.
+  EXPECT_LT(sim.updates_per_s, lockstep * 1.01);
+  EXPECT_GT(sim.updates_per_s, sequential * 0.99);
+}
+
+TEST(Simulation, TwoShardsWithFixedTimesMoveInLockstep) {
+  const StepCosts costs = costs_for(8, 2, 1000);
+  const Prediction sim = simulate(costs, this_machine(), {});  // calibrated times with cv 0: fixed
+  // Fixed times reach the asymptotic bound of one queue of D_s: min(W / (Z + D), 1 / D) = min(8 / 13 ms, 1 / 2 ms).
+  const AsymptoticBounds bounds = asymptotic_bounds(configuration_network(costs, 1.0, ShardModel::kLockstep), 8);
+  EXPECT_NEAR(bounds.throughput_upper, 500.0, 1e-9);
+  EXPECT_NEAR(sim.updates_per_s, bounds.throughput_upper, 0.01 * bounds.throughput_upper);
+}
+
+TEST(Simulation, SequentialLoaderPassesTheToken) {
+  Scenario scenario = this_machine();
+  scenario.io = IoMode::kSequential;
+  const StepCosts costs = costs_for(4, 1, 10);
+  const Prediction sim = simulate(costs, scenario, {});
+  EXPECT_NEAR(sim.init_io_s, revised_init_io(costs, IoMode::kSequential), 1e-9);  // 4 x (0.01 + 1e6 / 1e8)
+  scenario.io = IoMode::kParallel;
+  const Prediction parallel = simulate(costs, scenario, {});
+  EXPECT_NEAR(parallel.init_io_s, revised_init_io(costs, IoMode::kParallel), 1e-9);  // 0.01 + 4e6 / 1e8
+}
+
+TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
+  const StepCosts costs = costs_for(4, 1, 200);
+  const Prediction sim = simulate(costs, this_machine(), {});
+  // Fixed times and one server: in steady state each push meets the 3 others' updates since its pull.
+  EXPECT_NEAR(sim.staleness_mean, 3.0, 0.1);
+}
+
+}  // namespace
+}  // namespace psbench::perf
