@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const psbench::UserError&) {
     return 0;
   }
-  const psbench::results::ResultsFile again = psbench::results::parse_results(psbench::results::results_text(file),
-                                                                              "written back");
+  const psbench::results::ResultsFile again =
+      psbench::results::parse_results(psbench::results::results_text(file), "written back");
   if (!(again == file)) __builtin_trap();
   return 0;
 }

@@ -5,6 +5,7 @@
 #include "cli/data_command.hpp"
 #include "cli/failure_exit.hpp"
 #include "cli/model_command.hpp"
+#include "cli/report_command.hpp"
 #include "cli/train_command.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   psbench::cli::add_train_command(app);
   psbench::cli::add_data_command(app);
   psbench::cli::add_model_command(app);
+  psbench::cli::add_report_command(app);
   try {
     psbench::mpi::configure_waits(world);
     try {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "data/finite_check.hpp"
 #include "data/hdf5_attribute.hpp"
 #include "data/hdf5_handle.hpp"
 #include "data/hdf5_type.hpp"
@@ -19,6 +20,7 @@ namespace {
 
 constexpr std::size_t kShownValues = 16;
 constexpr std::uint64_t kLabelBlock = std::uint64_t{1} << 20;
+constexpr std::uint64_t kImageBlockBytes = std::uint64_t{64} << 20;
 
 std::string dims_text(const std::vector<hsize_t>& dims) {
   std::string text = "[";
@@ -106,6 +108,27 @@ herr_t add_dataset_line(hid_t file, const char* name, const H5O_info_t* info, vo
   return 0;
 }
 
+// Float32 images: reads them in blocks of about 64 MiB and throws non_finite_samples() (count and first
+// index) if any sample holds NaN or infinity. uint8 images cannot.
+void check_finite_images(const SplitFile& file) {
+  const SplitInfo& info = file.info();
+  if (info.pixel_type != PixelType::kFloat32 || info.samples == 0) return;
+  const std::size_t values = info.shape.values();
+  const std::uint64_t block_samples = std::max<std::uint64_t>(1, kImageBlockBytes / info.sample_bytes());
+  std::vector<float> images;
+  std::uint64_t bad = 0;
+  std::uint64_t first_bad = 0;
+  for (std::uint64_t first = 0; first < info.samples; first += block_samples) {
+    const SampleRange block{first, std::min(block_samples, info.samples - first)};
+    images.resize(block.count * values);
+    file.read_images(block, images.data(), nullptr);
+    const std::uint64_t block_bad = count_non_finite_samples(images, values);
+    if (bad == 0 && block_bad > 0) first_bad = first + *first_non_finite_sample(images, values);
+    bad += block_bad;
+  }
+  if (bad > 0) throw non_finite_samples(info, bad, first_bad);
+}
+
 std::string split_summary(const std::string& path, const std::string& split) {
   SplitFile file = SplitFile::open(path, split);
   const SplitInfo& info = file.info();
@@ -120,6 +143,7 @@ std::string split_summary(const std::string& path, const std::string& split) {
       ++per_class[static_cast<std::size_t>(labels[i])];
     }
   }
+  check_finite_images(file);
   const auto [fewest, most] = std::minmax_element(per_class.begin(), per_class.end());
   return split + ": " + std::to_string(info.samples) + " samples of " + std::to_string(info.shape.channels) + "x" +
          std::to_string(info.shape.height) + "x" + std::to_string(info.shape.width) + " " +

@@ -12,7 +12,8 @@ std::string format_bytes(std::uint64_t bytes);
 /// layout and chunking. Throws UserError if the file is missing or not HDF5.
 std::string describe_file(const std::string& path);
 
-/// Validates both splits as the loader would (datasets, types, counts, attributes, label range) and
+/// Validates both splits as the loader would (datasets, types, counts, attributes, label range, finite
+/// float32 images: the count of bad samples and the first) and
 /// summarises them (samples, label range, samples per class). Throws UserError naming the file and problem.
 std::string check_layout(const std::string& path);
 

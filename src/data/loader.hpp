@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "data/sample_shape.hpp"
+#include "data/stored_images.hpp"
 #include "mpi/communicator.hpp"
 
 namespace psbench::data {
@@ -22,24 +24,14 @@ struct LoadOptions {
   bool cold_cache = false;           ///< drop the file's cached pages right before this reader's read
 };
 
-/// Shape of one sample (channels x height x width).
-struct SampleShape {
-  int channels = 0;  ///< C
-  int height = 0;    ///< H
-  int width = 0;     ///< W
-  /// Values per sample, C*H*W.
-  [[nodiscard]] std::size_t values() const {
-    return static_cast<std::size_t>(channels) * static_cast<std::size_t>(height) * static_cast<std::size_t>(width);
-  }
-};
-
-/// A worker's samples, normalised to float32 with the file's per-channel mean and standard deviation.
+/// A worker's samples, images in the file's stored type: images.normalise() gives the model's float32 input
+/// (uint8 through the file's per-channel mean and standard deviation, float32 as stored).
 struct Samples {
   SampleShape shape;                 ///< shape of one sample
   int num_classes = 0;               ///< labels lie in [0, num_classes)
   std::uint64_t total_samples = 0;   ///< samples in the whole split of the file
   std::uint64_t first_index = 0;     ///< index in the split of this worker's first sample
-  std::vector<float> images;         ///< count() x shape.values(), row-major NCHW
+  StoredImages images;               ///< count() samples of shape.values(), row-major NCHW
   std::vector<std::int32_t> labels;  ///< count() labels
   /// Number of samples held.
   [[nodiscard]] std::size_t count() const { return labels.size(); }

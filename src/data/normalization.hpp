@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "data/loader.hpp"
+#include "data/sample_shape.hpp"
 
 namespace psbench::data {
 

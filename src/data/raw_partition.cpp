@@ -8,9 +8,9 @@
 #include "common/error.hpp"
 #include "common/phase_timer.hpp"
 #include "data/collective_transfer.hpp"
+#include "data/finite_check.hpp"
 #include "data/layout.hpp"
 #include "data/load_modes.hpp"
-#include "data/normalization.hpp"
 #include "data/page_cache.hpp"
 #include "data/token.hpp"
 #include "mpi/collective_error.hpp"
@@ -55,6 +55,7 @@ struct ReadJob {
   MpiIoMode mpi_io;
   RawPartition& raw;
   LabelCheck check;
+  FiniteCheck finite;               // float32 images: the first sample holding NaN or infinity
   std::uint64_t block_samples = 0;  // whole mode: samples per block
 };
 
@@ -86,6 +87,7 @@ std::uint64_t read_own(const SplitFile& file, ReadJob& job, CollectiveTransfer* 
   RawPartition& raw = job.raw;
   file.read(raw.range, image_slot(raw, 0), raw.labels, transfer);
   job.check.check(raw.labels, raw.range.first);
+  job.finite.check(image_slot(raw, 0), raw.range.count, raw.range.first);
   return file.stored_bytes(raw.range.count);
 }
 
@@ -105,6 +107,7 @@ std::uint64_t read_whole(const SplitFile& file, ReadJob& job, CollectiveTransfer
                  : std::span<std::int32_t>(job.raw.scratch_labels).first(block.count);
     file.read(block, images, labels, transfer);
     job.check.check(labels, block.first);
+    job.finite.check(images, block.count, block.first);
     if (!in_place && kept.count > 0) {
       std::memcpy(image_slot(raw, kept.first - raw.range.first),
                   job.raw.scratch.data() + (kept.first - block.first) * sample_bytes, kept.count * sample_bytes);
@@ -205,7 +208,7 @@ void read_partition_into(const mpi::Communicator& readers, const LoadOptions& op
   raw.timing.mode = mode_name(options.io, options.read);
   raw.transfer.clear();
   allocate(raw);
-  ReadJob job{options, mpi_io, raw, LabelCheck(raw.info.num_classes), 0};
+  ReadJob job{options, mpi_io, raw, LabelCheck(raw.info.num_classes), FiniteCheck(raw.info), 0};
   if (options.read == ReadMode::kWhole) {
     job.block_samples = whole_block_samples(raw.info);
     raw.scratch.resize(job.block_samples * raw.info.sample_bytes());
@@ -219,6 +222,7 @@ void read_partition_into(const mpi::Communicator& readers, const LoadOptions& op
   mpi::run_collectively(comm, [&] {
     if (failure) std::rethrow_exception(failure);
     job.check.throw_if_bad(raw.info);
+    job.finite.throw_if_bad();
   });
 }
 
@@ -231,7 +235,7 @@ RawPartition read_whole_split(const std::string& path, const std::string& split)
   raw.transfer = "serial";
   allocate(raw);
   const LoadOptions options{path, split, IoMode::kSequential, ReadMode::kPartition, false};
-  ReadJob job{options, kDefaultMpiIo, raw, LabelCheck(raw.info.num_classes), 0};
+  ReadJob job{options, kDefaultMpiIo, raw, LabelCheck(raw.info.num_classes), FiniteCheck(raw.info), 0};
   const double start = monotonic_seconds();
   raw.read_start = start;
   raw.timing.bytes_read = read_own(file, job, nullptr);
@@ -241,6 +245,7 @@ RawPartition read_whole_split(const std::string& path, const std::string& split)
     raw.timing.megabytes_per_s = static_cast<double>(raw.timing.bytes_read) / raw.timing.read_seconds / 1e6;
   }
   job.check.throw_if_bad(raw.info);
+  job.finite.throw_if_bad();
   return raw;
 }
 
@@ -251,11 +256,9 @@ Samples to_samples(RawPartition&& raw) {
   samples.total_samples = raw.info.samples;
   samples.first_index = raw.range.first;
   if (raw.info.pixel_type == PixelType::kFloat32) {
-    samples.images = std::move(raw.values);
+    samples.images = StoredImages::from_values(raw.info.shape, std::move(raw.values));
   } else {
-    samples.images.resize(raw.pixels.size());
-    Normalizer(raw.info.shape, raw.info.mean, raw.info.stddev).apply(raw.pixels, samples.images);
-    std::vector<std::uint8_t>().swap(raw.pixels);
+    samples.images = StoredImages::from_pixels(raw.info.shape, std::move(raw.pixels), raw.info.mean, raw.info.stddev);
   }
   samples.labels = std::move(raw.labels);
   std::vector<std::uint8_t>().swap(raw.scratch);

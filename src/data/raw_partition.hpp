@@ -29,8 +29,8 @@ struct RawPartition {
 /// The MPI-IO mode load_partition uses: independent (see MpiIoMode and docs/data.md for the measurements).
 inline constexpr MpiIoMode kDefaultMpiIo = MpiIoMode::kIndependent;
 
-/// Collective over readers: what load_partition does, without the conversion to float32, so a benchmark
-/// measures the read alone and holds only the stored bytes; mpi_io applies to parallel mode.
+/// Collective over readers: what load_partition does, keeping the scratch buffers and the read's details
+/// (transfer, start time) for tools and benchmarks; mpi_io applies to parallel mode.
 RawPartition read_partition(const mpi::Communicator& readers, const LoadOptions& options,
                             MpiIoMode mpi_io = kDefaultMpiIo);
 
@@ -39,10 +39,10 @@ RawPartition read_partition(const mpi::Communicator& readers, const LoadOptions&
 void read_partition_into(const mpi::Communicator& readers, const LoadOptions& options, RawPartition& raw,
                          MpiIoMode mpi_io = kDefaultMpiIo);
 
-/// Reads a whole split on this process alone (serial driver), checking the labels.
+/// Reads a whole split on this process alone (serial driver), checking the labels and float32 images.
 RawPartition read_whole_split(const std::string& path, const std::string& split);
 
-/// Normalised float32 samples from a raw partition (uint8 through the file's mean and std; float32 moved).
+/// The samples of a raw partition: its images and labels moved (no conversion), its scratch buffers freed.
 Samples to_samples(RawPartition&& raw);
 
 }  // namespace psbench::data

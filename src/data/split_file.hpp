@@ -11,21 +11,12 @@
 #include "common/error.hpp"
 #include "data/collective_transfer.hpp"
 #include "data/hdf5_handle.hpp"
-#include "data/loader.hpp"
 #include "data/partition.hpp"
+#include "data/pixel_type.hpp"
+#include "data/sample_shape.hpp"
 #include "mpi/communicator.hpp"
 
 namespace psbench::data {
-
-/// How a file stores its images.
-enum class PixelType { kUint8, kFloat32 };
-
-/// "uint8" or "float32".
-std::string_view pixel_type_name(PixelType type);
-/// Parses "uint8" or "float32"; throws UserError naming flag otherwise.
-PixelType parse_pixel_type(const std::string& text, const std::string& flag);
-/// Bytes of one stored pixel.
-std::size_t pixel_bytes(PixelType type);
 
 /// One split of a psbench file as its metadata describes it, already validated.
 struct SplitInfo {

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -28,7 +29,7 @@ struct BenchmarkContext {
   std::string host_name;           ///< host
   std::string executable;          ///< the benchmark binary
   int num_cpus = 0;                ///< CPUs Google Benchmark saw
-  double mhz_per_cpu = 0.0;        ///< nominal clock
+  std::optional<double> mhz_per_cpu;  ///< nominal clock, where the writer knows it (psbench's custom MPI benchmarks do not)
   std::string library_build_type;  ///< release | debug (of Google Benchmark itself)
   PsbenchContext psbench;          ///< the psbench_* keys
   /// Member-wise equality.

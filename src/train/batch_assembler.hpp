@@ -8,13 +8,14 @@
 
 namespace psbench::train {
 
-/// Copies the samples of one shuffled batch into contiguous buffers that the model reads; the buffers
-/// are sized once for the largest batch, so filling allocates nothing.
+/// Assembles one shuffled batch into the contiguous float32 buffers that the model reads, normalising each
+/// sample from its stored type on the way (data::StoredImages::normalise); the buffers are sized once for
+/// the largest batch, so filling allocates nothing.
 class BatchAssembler {
  public:
   /// Buffers for up to batch samples of samples' shape.
   BatchAssembler(const data::Samples& samples, std::size_t batch);
-  /// Copies the samples at the given local indices (at most batch of them) to the front of the buffers.
+  /// Normalises the samples at the given local indices (at most batch of them) into the front of the buffers.
   void fill(std::span<const std::uint32_t> indices);
   /// Images of the batch, NCHW float32.
   [[nodiscard]] const float* images() const { return images_.data(); }

@@ -6,8 +6,8 @@
 
 namespace psbench::train {
 
-/// Evaluates model's current parameters on a test split; throws UserError if its shape differs from the
-/// model's input.
+/// Evaluates model's current parameters on a test split, normalising it 128 samples at a time from its
+/// stored type as training does; throws UserError if its shape differs from the model's input.
 Evaluation evaluate_on(nn::Model& model, const data::Samples& test, const nn::InputShape& input);
 
 }  // namespace psbench::train

@@ -83,3 +83,27 @@ data_cli_error(bad_shape no_launcher "--shape '1,2' is not C,H,W" synth --sample
 data_cli_error(bad_io_mode data_np2 "--io 'posix' is not an I/O mode" load ${d}/tiny.h5 --io posix)
 data_cli_error(bad_dtype no_launcher "--dtype 'float16' is not a stored type"
   convert --from ${d}/idx_ok --dtype float16 --out ${d}/never.h5)
+
+# A float32 file whose training images are all NaN (valid layout and attributes otherwise): inspect counts
+# the bad samples, the loader names the first, and training ends at once with exit 2 and no results file.
+set(nan_file ${d}/nan_images.h5)
+data_cli_error(inspect_nan_images no_launcher
+  "'${nan_file}': /train/images holds 40 samples with NaN or infinite values, the first /train/images\\[0\\]"
+  inspect ${nan_file})
+data_cli_error(load_nan_images data_np2 "'${nan_file}': /train/images\\[0\\] \\(sample 0\\) holds NaN or infinite"
+  load ${nan_file} --io parallel)
+
+# data_cli_train_error(NAME LAUNCHER-VAR ARG...): `psbench train` on the NaN file exits 2 within 30 s with one
+# error line naming its first sample, and writes no results file.
+function(data_cli_train_error name launcher)
+  set(out ${data_cli_dir}/${name}.json)
+  add_test(NAME cli.data.${name}
+    COMMAND ${CMAKE_COMMAND} -DPSBENCH=$<TARGET_FILE:psbench> "-DENV_PREFIX=${${launcher}}"
+            "-DARGS=train;--data;${nan_file};--model;mlp:8;--batch;4;--epochs;1;--out;${out};${ARGN}"
+            -DEXPECT_CODE=2 "-DEXPECT_ERROR='${nan_file}': /train/images\\[0\\] \\(sample 0\\) holds NaN"
+            -DNO_FILE=${out} -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure_without_file.cmake)
+  set_tests_properties(cli.data.${name} PROPERTIES TIMEOUT 30 LABELS cli PROCESSORS 2
+    FIXTURES_REQUIRED data_cli_fixtures ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+endfunction()
+data_cli_train_error(train_nan_images_local no_launcher --mode local)
+data_cli_train_error(train_nan_images_async_np3 data_np3 --servers 1 --io parallel)

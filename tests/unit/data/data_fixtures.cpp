@@ -6,8 +6,10 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
+#include "data/dataset_writer.hpp"
 #include "data/hdf5_attribute.hpp"
 #include "data/hdf5_handle.hpp"
 #include "data/layout.hpp"
@@ -82,6 +84,41 @@ void write_small_synth(const std::string& path, std::uint64_t train_samples, std
   options.pixel_type = type;
   options.chunk_bytes = 5 * 12;  // five samples per chunk: several chunks even in small files
   write_synthetic(path, options);
+}
+
+void write_non_finite_file(const std::string& path, std::uint64_t train_samples, std::uint64_t first_bad) {
+  constexpr std::uint64_t kTestSamples = 10;
+  DatasetDescription description;
+  description.shape = {1, 4, 4};
+  description.num_classes = 5;
+  description.class_names = {"a", "b", "c", "d", "e"};
+  description.source = "psbench test fixture: NaN training images";
+  description.pixel_type = PixelType::kFloat32;
+  DatasetWriter writer(path, description);
+  const std::size_t values = description.shape.values();
+  for (const auto& [split, samples] :
+       {std::pair<std::string, std::uint64_t>{"train", train_samples}, {"test", kTestSamples}}) {
+    std::vector<float> images(samples * values);
+    std::vector<std::int32_t> labels(samples);
+    for (std::size_t i = 0; i < images.size(); ++i) images[i] = static_cast<float>(i % 7) * 0.25F - 0.75F;
+    if (split == "train") {
+      std::fill(images.begin() + static_cast<std::ptrdiff_t>(first_bad * values), images.end(),
+                std::numeric_limits<float>::quiet_NaN());
+    }
+    for (std::uint64_t i = 0; i < samples; ++i) labels[i] = static_cast<std::int32_t>(i % 5);
+    writer.begin_split(split, samples);
+    writer.append(images.data(), labels);
+  }
+  const std::vector<double> mean{0.5};
+  const std::vector<double> stddev{0.25};
+  writer.set_statistics(mean, stddev);
+  writer.commit();
+}
+
+std::vector<float> normalised_images(const Samples& samples) {
+  std::vector<float> out(samples.count() * samples.shape.values());
+  samples.images.normalise(0, samples.count(), out);
+  return out;
 }
 
 void write_defective_file(const std::string& path, Defect defect) {

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "data/loader.hpp"
 #include "data/split_file.hpp"
 
 namespace psbench::data::fixtures {
@@ -29,6 +30,13 @@ class TempDir {
 /// Writes a small synthetic psbench file (seed 7, 5 classes, 1 x 4 x 3 samples unless told otherwise).
 void write_small_synth(const std::string& path, std::uint64_t train_samples, std::uint64_t test_samples,
                        PixelType type = PixelType::kUint8, std::uint64_t seed = 7);
+
+/// Writes a valid float32 file (5 classes, 1 x 4 x 4 samples, 10 finite test samples) whose training samples
+/// from first_bad on hold NaN in every value (first_bad 0: all of them).
+void write_non_finite_file(const std::string& path, std::uint64_t train_samples, std::uint64_t first_bad);
+
+/// Every sample's images as the model's float32 input (StoredImages::normalise over all samples).
+std::vector<float> normalised_images(const Samples& samples);
 
 /// Ways a fixture file breaks DESIGN.md's layout.
 enum class Defect {

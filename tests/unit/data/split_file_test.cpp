@@ -66,8 +66,11 @@ TEST(DatasetWriter, RoundTripsSamplesLabelsAndAttributes) {
   EXPECT_EQ(raw.info.mean, mean);
   EXPECT_EQ(raw.info.stddev, stddev);
   const Samples samples = load_split(path, "train");
-  EXPECT_FLOAT_EQ(samples.images[1], static_cast<float>((9.0 / 255.0 - 0.1) / 0.3));
-  EXPECT_FLOAT_EQ(samples.images[4], static_cast<float>((36.0 / 255.0 - 0.2) / 0.4));
+  EXPECT_EQ(samples.images.type(), PixelType::kUint8);
+  EXPECT_EQ(samples.images.pixels().size(), images.size()) << "uint8 files stay uint8 in memory";
+  const std::vector<float> normalised = fixtures::normalised_images(samples);
+  EXPECT_FLOAT_EQ(normalised[1], static_cast<float>((9.0 / 255.0 - 0.1) / 0.3));
+  EXPECT_FLOAT_EQ(normalised[4], static_cast<float>((36.0 / 255.0 - 0.2) / 0.4));
   const std::string description = describe_file(path);
   EXPECT_NE(description.find("class_names = [\"a\", \"b\", \"c\"]"), std::string::npos) << description;
   EXPECT_NE(description.find("source = \"unit test\""), std::string::npos) << description;
@@ -108,6 +111,25 @@ TEST(SplitFile, EachDefectIsOneMessageNamingTheFileAndTheProblem) {
       EXPECT_NE(std::string(error.what()).find(c.expected), std::string::npos) << error.what();
     }
   }
+}
+
+TEST(CheckLayout, CountsTheSamplesHoldingNaNAndNamesTheFirst) {
+  const TempDir dir("nan");
+  const std::string path = dir.file("nan.h5");
+  fixtures::write_non_finite_file(path, 40, 31);
+  try {
+    check_layout(path);
+    ADD_FAILURE() << "no error for NaN images";
+  } catch (const UserError& error) {
+    EXPECT_NE(std::string(error.what())
+                  .find("'" + path +
+                        "': /train/images holds 9 samples with NaN or infinite values, the first "
+                        "/train/images[31]"),
+              std::string::npos)
+        << error.what();
+  }
+  fixtures::write_non_finite_file(path, 40, 40);  // no NaN at all
+  EXPECT_NE(check_layout(path).find("layout: ok"), std::string::npos);
 }
 
 TEST(SplitFile, MissingAndNonHdf5FilesAndBadSplits) {

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Measures what docs/results/report.md rests on, on this machine: the sweep (Fashion-MNIST and a synthetic
+# set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache) with a
+# manifest per dataset, then the benchmark files (bench/run_all.sh). Writes into docs/results/raw/ (committed,
+# a few hundred kB).
+#
+# Usage: docs/results/measure.sh [sweep|bench|all]
+# Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data]
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${PSBENCH_BUILD:-$root/build/default}"
+psbench="${PSBENCH:-$build/src/cli/psbench}"
+data_dir="${DATA_DIR:-$root/build/data}"
+raw="$root/docs/results/raw"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mkdir -p "$data_dir" "$raw/sweep" "$raw/bench"
+
+make_datasets() {
+  [[ -r "$data_dir/fashion-mnist.h5" ]] || "$psbench" data convert --out "$data_dir/fashion-mnist.h5"
+  # 100000 samples of 3x32x32 uint8: 307 MB of training images, enough for the reads to show against training.
+  [[ -r "$data_dir/synth-3x32x32.h5" ]] || "$psbench" data synth --samples 100000 --test-samples 2000 \
+    --shape 3,32,32 --classes 10 --seed 1 --out "$data_dir/synth-3x32x32.h5"
+  # Let the new files' pages reach the disk first: the first cold-cache run would otherwise wait for them.
+  sync
+}
+
+# run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (CONTRACTS.md C;
+# ranks_per_node is the largest run's, 4 workers + 2 servers, all on this host).
+run_sweep() {
+  local name="$1" data="$2" model="$3" folder="$raw/sweep/$1" entries=() started
+  mkdir -p "$folder"
+  started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  for io in sequential parallel; do
+    for servers in 1 2; do
+      for workers in 1 2 3 4; do
+        local file="w${workers}-s${servers}-${io}.json" code=0
+        local command=(mpirun --oversubscribe -np $((workers + servers)) "$psbench" train --data "$data"
+          --model "$model" --servers "$servers" --io "$io" --epochs 1 --batch 64 --cold-cache --quiet
+          --out "$folder/$file")
+        echo "measure: $name $io S=$servers W=$workers"
+        "${command[@]}" || code=$?
+        entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"exit_code\": $code}")
+      done
+    done
+  done
+  local runs
+  runs="$(IFS=,; echo "${entries[*]}")"
+  cat >"$folder/manifest.json.tmp" <<JSON
+{"format": 1, "scheduler": "mpirun", "job_id": "$$", "nodes": ["$(hostname)"], "ranks_per_node": 6,
+ "git_commit": "$(git -C "$root" rev-parse HEAD)", "started": "$started", "runs": [$runs]}
+JSON
+  mv "$folder/manifest.json.tmp" "$folder/manifest.json"
+}
+
+# The benchmark files (CONTRACTS.md A) with the project's own runner: nn, push/pull, server update, data I/O
+# and server saturation.
+run_bench() {
+  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --out "$raw/bench"
+}
+
+case "${1:-all}" in
+  sweep) make_datasets; run_sweep fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
+         run_sweep synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
+  bench) run_bench ;;
+  all) "$0" sweep; "$0" bench ;;
+  *) echo "measure: error: unknown step '$1' (sweep, bench or all)" >&2; exit 2 ;;
+esac

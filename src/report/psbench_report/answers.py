@@ -1,0 +1,141 @@
+"""The answers to RQ1-RQ5 (DESIGN.md), with numbers from the runs and the model; each names its figures and
+runs and says where this machine limits it."""
+
+from .numbers import at, find, percent, predicted, runs_named, seconds
+from .validation import BAND, QUANTITIES, mape, pairs, within_band
+
+
+def _limits(sweep) -> str:
+    run = max(sweep.runs, key=lambda r: r.ranks)
+    hosts = "one host" if run.hosts == 1 else f"{run.hosts} hosts"
+    return (f"**This machine limits the answer:** the runs had {run.cores} cores on {hosts}; every run of more "
+            f"than {run.cores * run.hosts} ranks (W + S) oversubscribed them, up to {run.ranks} ranks ({run.workers} "
+            f"workers + {run.servers} servers), so more workers bring no more compute: training time cannot fall "
+            "as 1/W, and a slowdown past a knee cannot be told apart from core sharing.")
+
+
+def rq1(sweep, curves) -> str:
+    """Why one server stops scaling, and at how many workers."""
+    lines = []
+    for dataset in sweep.datasets():
+        one, two = find(sweep, dataset, "sequential", 1), find(sweep, dataset, "sequential", 2)
+        if not one:
+            continue
+        ws = one.workers
+        train = [at(one, w, lambda r: r.training_s) for w in ws]
+        best = ws[train.index(min(train))]
+        text = (f"- {dataset}, 1 server: training time " + ", ".join(f"W={w}: {seconds(t)}" for w, t in zip(ws, train))
+                + f"; shortest at W = {best}.")
+        if two:
+            text += " With 2 servers: " + ", ".join(f"W={w}: {seconds(at(two, w, lambda r: r.training_s))}"
+                                                    for w in two.workers) + "."
+        knee = predicted(curves.of(one), "mva", "knee_workers", ws[-1])
+        text += f" MVA knee W* = {knee:.1f} on this machine." if knee is not None else " No model knee (no prediction)."
+        lines.append(text)
+    runs = runs_named(*[find(sweep, d, "sequential", s) for d in sweep.datasets() for s in (1, 2)])
+    return "\n".join(["## RQ1: why one server stops scaling, and where", "",
+                      "Figures 1 and 3 (measured and modelled), figure 6 (the server alone), figure 7 (to 4096 "
+                      "workers).", ""] + lines + [
+        "", "A single server serves every update in turn: once its utilisation nears 1 (figure 3), more "
+        "workers only queue longer, so training time stops falling at the knee W* ~ 1 + t_fb / t_srv.",
+        "", _limits(sweep) + " The saturation benchmark (figure 6) and the simulation (figure 7) can show the knee; "
+        "these runs cannot separate it from core sharing.", "", f"Runs: {runs}."])
+
+
+def rq2(sweep, curves) -> str:
+    """How much of the run is initialisation, and how sequential I/O grows."""
+    lines = []
+    for dataset in sweep.datasets():
+        seq, par = find(sweep, dataset, "sequential", 1), find(sweep, dataset, "parallel", 1)
+        for series in (seq, par):
+            if not series:
+                continue
+            ws = series.workers
+            read = [at(series, w, lambda r: r.read_s) for w in ws]
+            io = [at(series, w, lambda r: r.phases["init_io"]) for w in ws]
+            share = [at(series, w, lambda r: r.phases["init_total"] / r.phases["total"]) for w in ws]
+            model = predicted(curves.of(series), "revised", "init_io_s", ws[-1])
+            lines.append(f"- {dataset}, {series.key.config}: initial read (slowest wait + read) " + ", ".join(
+                f"W={w}: {seconds(v)}" for w, v in zip(ws, read)) + "; init_io phase " + ", ".join(
+                seconds(v) for v in io) + f"; set-up share of the run {percent(share[0])} at W={ws[0]}, "
+                f"{percent(share[-1])} at W={ws[-1]}; revised model's read at W={ws[-1]}: {seconds(model)}.")
+    runs = runs_named(*[find(sweep, d, io, 1) for d in sweep.datasets() for io in ("sequential", "parallel")])
+    return "\n".join(["## RQ2: how much of the run is initialisation, and how sequential I/O grows", "",
+                      "Figures 2 (phase breakdown) and 5 (initial I/O).", ""] + lines + [
+        "", "With `--io sequential` every worker reads the whole set after the one before it, so the read grows "
+        "about linearly with W; with `--io parallel` each reads only its partition at once. In results format 1 "
+        "the init_io phase also holds the uint8 to float conversion of the partition, which on shared cores can "
+        "take longer than the read: the read itself comes from `load[]`.", "",
+        "**This machine limits the answer:** one local disk and one page cache serve every rank; `--cold-cache` "
+        "drops the file's pages before each read, but parallel readers still share the disk's bandwidth, which "
+        "a parallel file system would multiply.", "", f"Runs: {runs}."])
+
+
+def rq3(sweep, curves, bench) -> str:
+    """How the single server becomes the bottleneck."""
+    lines = []
+    for dataset in sweep.datasets():
+        one = find(sweep, dataset, "sequential", 1)
+        if not one:
+            continue
+        ws = one.workers
+        lines.append(f"- {dataset}, 1 server: utilisation " + ", ".join(
+            f"W={w}: {percent(at(one, w, lambda r: r.utilization))}" for w in ws) + "; full pushes/s " + ", ".join(
+            f"{at(one, w, lambda r: r.pushes_per_s):.0f}" for w in ws) + "; mean staleness " + ", ".join(
+            f"{at(one, w, lambda r: r.staleness.mean):.2f}" for w in ws) + ".")
+    saturation = []
+    if bench.saturation is not None:
+        for run in sorted(bench.saturation.runs, key=lambda r: (r.parameters, r.think_us, r.servers)):
+            plateau = max(p[1] for p in run.points)
+            saturation.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): "
+                              f"service time D = "
+                              f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} "
+                              f"µs; plateau {plateau:.0f} updates/s; knee at {run.knee_clients} clients measured, "
+                              f"(Z + D) / D = {run.knee_model:.1f}.")
+    else:
+        saturation.append("- No saturation benchmark file: figure 6 is missing.")
+    busiest = max((r.utilization for r in sweep.runs if r.servers == 1), default=None)
+    if busiest is not None and busiest < 0.8:
+        lines.append(f"- In these runs the single server never saturated: its utilisation was at most "
+                     f"{percent(busiest)}. Workers waited for cores, not for the server (pull time in figure 2 "
+                     "includes a server that is descheduled on shared cores).")
+    return "\n".join(["## RQ3: how the single server becomes the bottleneck", "",
+                      "Figures 3 (utilisation, updates/s), 4 (staleness) and 6 (saturation benchmark).", ""]
+                     + lines + saturation + [
+        "", "Utilisation near 1 with updates/s flat in W is saturation: each worker then waits in the server's "
+        "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4).", "",
+        _limits(sweep), "", f"Runs: {runs_named(*[find(sweep, d, 'sequential', 1) for d in sweep.datasets()])}."])
+
+
+def rq4(sweep, curves) -> str:
+    """How well the ideal model predicts, against the revised model."""
+    found = pairs(sweep, curves)
+    head = ["## RQ4: the ideal model against the revised model", "", "Figure 8 (predicted against measured).", ""]
+    if not found:
+        reason = "; ".join(curves.failures) or "no prediction"
+        return "\n".join(head + [f"Not answered: the model gave no prediction for any run ({reason})."])
+    lines = []
+    for name, _, _ in QUANTITIES:
+        parts = []
+        for kind in ("ideal", "revised", "mva", "sim"):
+            chosen = [p for p in found if p.kind == kind and p.quantity == name]
+            if chosen:
+                parts.append(f"{kind} {mape(chosen):.0f}% ({within_band(chosen)}/{len(chosen)} within "
+                             f"±{100 * BAND:.0f}%)")
+        lines.append(f"- {name}: MAPE " + "; ".join(parts) + ".")
+    runs = len({p.run.path for p in found})
+    return "\n".join(head + lines + ["", f"Over {runs} runs. " + _limits(sweep)])
+
+
+def rq5(sweep, curves) -> str:
+    """Where the remaining gaps between theory and the real system are."""
+    found = sorted(pairs(sweep, curves), key=lambda p: -abs(p.error))
+    head = ["## RQ5: the remaining gaps", "", "Figures 8 and 1.", ""]
+    if not found:
+        return "\n".join(head + ["Not answered without the model's predictions (see above)."])
+    worst = [f"- {p.run.label}, {p.kind}, {p.quantity}: measured {seconds(p.measured)}, predicted "
+             f"{seconds(p.predicted)} ({100 * p.error:+.0f}%)" for p in found[:5]]
+    return "\n".join(head + ["The five largest relative errors:"] + worst + [
+        "", "What the closed forms leave out here: core sharing between ranks when they outnumber the cores, the "
+        "page cache and one disk shared by every reader, and the variability of service times.", "",
+        _limits(sweep)])

@@ -1,0 +1,207 @@
+"""Tests of `psbench report` and its module psbench_report, from the committed fixtures.
+
+Environment: PSBENCH (the psbench binary), PSBENCH_REPORT_PATH (the folder holding psbench_report).
+Run one test: python3 report_test.py ReportTest.test_every_section_and_figure."""
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE / "fixtures"
+SWEEP = FIXTURES / "sweep"
+BENCH = FIXTURES / "bench"
+FAKE_MODEL = HERE / "fake_model.py"
+PSBENCH = os.environ.get("PSBENCH", "psbench")
+MODULE_PATH = os.environ.get("PSBENCH_REPORT_PATH", str(HERE.parents[1] / "src" / "report"))
+FIGURE_STEMS = ("fig1_time_vs_workers", "fig2_phase_breakdown", "fig3_server_vs_workers", "fig4_staleness",
+                "fig5_initial_io", "fig6_server_saturation", "fig7_scale_prediction", "fig8_predicted_vs_measured")
+
+
+def png_size(path: Path) -> tuple:
+    """(width, height) from a PNG's signature and IHDR chunk; fails on anything that is not a PNG."""
+    header = path.read_bytes()[:24]
+    if header[:8] != b"\x89PNG\r\n\x1a\n" or header[12:16] != b"IHDR":
+        raise AssertionError(f"{path} is not a PNG file")
+    return struct.unpack(">II", header[16:24])
+
+
+def run_module(*args) -> subprocess.CompletedProcess:
+    """python3 -m psbench_report ARGS with the module on PYTHONPATH."""
+    environment = dict(os.environ, PYTHONPATH=MODULE_PATH, PYTHONDONTWRITEBYTECODE="1")
+    return subprocess.run([sys.executable, "-m", "psbench_report", *map(str, args)], capture_output=True, text=True,
+                          env=environment, timeout=300, check=False)
+
+
+def run_psbench(*args) -> subprocess.CompletedProcess:
+    """psbench ARGS (the binary under test)."""
+    return subprocess.run([PSBENCH, *map(str, args)], capture_output=True, text=True, timeout=300, check=False)
+
+
+class ReportTest(unittest.TestCase):
+    """Each test gets a scratch folder; fixtures are copied into it before any change."""
+
+    def setUp(self):
+        self.scratch = Path(tempfile.mkdtemp(prefix="psbench-report-test."))
+        self.calib = self.scratch / "calib.json"
+        self.calib.write_text("{}")
+
+    def tearDown(self):
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def copy_sweep(self) -> Path:
+        target = self.scratch / "sweep"
+        shutil.copytree(SWEEP, target)
+        return target
+
+    def assert_one_error(self, done, *fragments):
+        lines = [line for line in done.stderr.splitlines() if line.startswith("psbench: error:")]
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(len(lines), 1, done.stderr)
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0])
+        self.assertFalse((self.scratch / "out").exists(), "a failed report must write nothing")
+
+    def test_every_section_and_figure(self):
+        out = self.scratch / "out"
+        done = run_module(SWEEP, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        for heading in ("## What this report rests on", "## RQ1", "## RQ2", "## RQ3", "## RQ4", "## RQ5", "## Runs"):
+            self.assertIn(heading, text)
+        for number, stem in enumerate(FIGURE_STEMS, start=1):
+            self.assertIn(f"### Figure {number}:", text)
+            self.assertIn(f"]({stem}.png)", text)
+            width, height = png_size(out / f"{stem}.png")
+            self.assertGreaterEqual(width, 1000, stem)
+            self.assertGreaterEqual(height, 600, stem)
+            self.assertIn("<svg", (out / f"{stem}.svg").read_text()[:2000])
+        self.assertNotIn("Model unavailable", text)
+        self.assertIn("MAPE ideal", text)
+        self.assertEqual(sorted(p.name for p in out.iterdir() if p.name.startswith(".")), [])
+
+    def test_png_reads_back_with_matplotlib(self):
+        import matplotlib.image
+        out = self.scratch / "out"
+        done = run_module(SWEEP, "--bench", BENCH, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        pixels = matplotlib.image.imread(out / "fig2_phase_breakdown.png")
+        self.assertGreaterEqual(pixels.shape[1], 1000)
+        self.assertGreaterEqual(pixels.shape[0], 600)
+
+    def test_without_model_says_so_and_names_the_figures(self):
+        out = self.scratch / "out"
+        done = run_psbench("report", SWEEP, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        self.assertIn("**Model unavailable**", text)
+        self.assertIn("no calibration file was given", text)
+        self.assertIn("Figure 7 (", text)
+        self.assertIn("Figure 8 (", text)
+        self.assertIn("fig1_time_vs_workers.png", text)
+        self.assertIn("no model curves", text)
+        self.assertFalse((out / "fig8_predicted_vs_measured.png").exists())
+
+    def test_missing_file_named_by_the_manifest(self):
+        sweep = self.copy_sweep()
+        victim = json.loads((sweep / "manifest.json").read_text())["runs"][0]["file"]
+        (sweep / victim).unlink()
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, str(sweep / victim), "is missing")
+
+    def test_malformed_file(self):
+        sweep = self.copy_sweep()
+        (sweep / "w2-s1-sequential.json").write_text('{"format": 1, "config": ')
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, "w2-s1-sequential.json", "is not valid JSON")
+
+    def test_missing_key(self):
+        sweep = self.copy_sweep()
+        path = sweep / "w1-s1-parallel.json"
+        document = json.loads(path.read_text())
+        del document["phases"]["init_io"]
+        path.write_text(json.dumps(document))
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, "w1-s1-parallel.json", "phases.init_io")
+
+    def test_mixed_versions(self):
+        sweep = self.copy_sweep()
+        path = sweep / "w2-s1-parallel.json"
+        document = json.loads(path.read_text())
+        document["format"] = 2
+        document["env"].update(cpu="AMD EPYC", onednn_isa="avx2")
+        path.write_text(json.dumps(document))
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, "w2-s1-parallel.json", "must not mix versions")
+
+    def test_unknown_format(self):
+        sweep = self.copy_sweep()
+        path = sweep / "w1-s1-sequential.json"
+        document = json.loads(path.read_text())
+        document["format"] = 3
+        path.write_text(json.dumps(document))
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, "w1-s1-sequential.json", "has format 3")
+
+    def test_format_2_needs_env_cpu(self):
+        sweep = self.copy_sweep()
+        for path in sweep.glob("w*.json"):
+            document = json.loads(path.read_text())
+            document["format"] = 2
+            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
+            if path.name == "w2-s1-parallel.json":
+                del document["env"]["cpu"]
+            path.write_text(json.dumps(document))
+        done = run_psbench("report", sweep, "--out", self.scratch / "out")
+        self.assert_one_error(done, "w2-s1-parallel.json", "env.cpu")
+
+    def test_format_2_is_read(self):
+        sweep = self.copy_sweep()
+        for path in sweep.glob("w*.json"):
+            document = json.loads(path.read_text())
+            document["format"] = 2
+            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
+            path.write_text(json.dumps(document))
+        out = self.scratch / "out"
+        done = run_psbench("report", sweep, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("CPU AMD EPYC 7B13", (out / "report.md").read_text())
+
+    def test_single_worker_count(self):
+        sweep = self.copy_sweep()
+        for path in sweep.glob("w1-*.json"):
+            path.unlink()
+        (sweep / "manifest.json").unlink()
+        out = self.scratch / "out"
+        done = run_psbench("report", sweep, "--bench", BENCH, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        self.assertIn("## Figures this report cannot draw", text)
+        for number in (1, 3, 5):
+            self.assertIn(f"- Figure {number} (", text)
+            self.assertIn("single worker count", text)
+        self.assertTrue((out / "fig2_phase_breakdown.png").exists())
+        self.assertTrue((out / "fig4_staleness.png").exists())
+        self.assertFalse((out / "fig1_time_vs_workers.png").exists())
+
+    def test_empty_folder(self):
+        (self.scratch / "empty").mkdir()
+        done = run_psbench("report", self.scratch / "empty", "--out", self.scratch / "out")
+        self.assert_one_error(done, "holds no results files")
+
+    def test_bad_bench_file(self):
+        bench = self.scratch / "bench"
+        shutil.copytree(BENCH, bench)
+        (bench / "push_pull.json").write_text("[1, 2]")
+        done = run_psbench("report", SWEEP, "--bench", bench, "--out", self.scratch / "out")
+        self.assert_one_error(done, "push_pull.json", "is not a JSON object")
+
+
+if __name__ == "__main__":
+    unittest.main()
