@@ -7,7 +7,10 @@
 #include "data/load_modes.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/communicator.hpp"
+#include "ps/stall_watch.hpp"
 #include "train/driver.hpp"
+#include "train/fault_plan.hpp"
+#include "train/output_check.hpp"
 #include "train/train_options.hpp"
 
 namespace psbench::cli {
@@ -52,12 +55,28 @@ void add_train_command(CLI::App& app) {
   command->add_option("--out", options->out_path, "results JSON file (written atomically by rank 0)")->required();
   command->add_option("--trace", options->trace_path, "Chrome trace-event JSON file (open in Perfetto)");
   command->add_flag("--quiet", options->quiet, "print only errors");
-  command->callback([options, io, read] {
+  auto fault = std::make_shared<std::string>();
+  auto straggler = std::make_shared<std::string>();
+  command->add_option("--inject-fault", *fault,
+                      "testing: crash:rank=R,step=K (rank R _exits at its step K) or stall:rank=R,seconds=T[,step=K] "
+                      "(rank R sleeps T s at its step K, default 1); docs/reliability.md");
+  command->add_option("--straggler", *straggler,
+                      "rank=R,factor=F: worker rank R sleeps (F - 1) times its measured compute time each step");
+  command
+      ->add_option("--stall-timeout", options->stall_timeout,
+                   "seconds a server waits for a silent worker, and a worker for a silent server, before ending "
+                   "the job naming it (0: never)")
+      ->capture_default_str();
+  command->callback([options, io, read, fault, straggler] {
     const auto world = mpi::Communicator::world();
     mpi::run_collectively(world, [&] {  // the same words, defaults and errors as `psbench data load`
       options->io = data::parse_io_mode(*io);
       options->read = read->empty() ? data::default_read_mode(options->io) : data::parse_read_mode(*read);
+      if (!fault->empty()) options->fault = train::parse_fault(*fault);
+      if (!straggler->empty()) options->straggler = train::parse_straggler(*straggler);
+      if (world.rank() == 0) train::check_output_paths(*options);  // rank 0 writes them, after training
     });
+    ps::set_stall_timeout(options->stall_timeout);
     train::run_training(world, *options);
   });
 }

@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "mpi/handles.hpp"
+
 namespace psbench::mpi {
 
 Communicator::Communicator(MPI_Comm comm, bool owned) : comm_(comm), owned_(owned) {
@@ -54,6 +56,13 @@ Communicator Communicator::split(int color, int key) const {
   return adopt(result);
 }
 
+Communicator Communicator::duplicate() const {
+  MPI_Comm result = MPI_COMM_NULL;
+  PSBENCH_MPI_CALL(MPI_Comm_dup(comm_, &result));
+  MPI_Comm_set_errhandler(result, MPI_ERRORS_RETURN);
+  return adopt(result);
+}
+
 Communicator Communicator::split_by_node() const {
   MPI_Comm result = MPI_COMM_NULL;
   PSBENCH_MPI_CALL(MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &result));
@@ -62,16 +71,13 @@ Communicator Communicator::split_by_node() const {
 }
 
 std::vector<int> Communicator::ranks_of(const Communicator& other) const {
-  MPI_Group mine = MPI_GROUP_NULL;
-  MPI_Group theirs = MPI_GROUP_NULL;
-  PSBENCH_MPI_CALL(MPI_Comm_group(comm_, &mine));
-  PSBENCH_MPI_CALL(MPI_Comm_group(other.comm_, &theirs));
+  const Group mine(comm_);
+  const Group theirs(other.comm_);
   std::vector<int> their_ranks(static_cast<std::size_t>(other.size_));
   for (int r = 0; r < other.size_; ++r) their_ranks[static_cast<std::size_t>(r)] = r;
   std::vector<int> result(their_ranks.size());
-  PSBENCH_MPI_CALL(MPI_Group_translate_ranks(theirs, other.size_, their_ranks.data(), mine, result.data()));
-  MPI_Group_free(&mine);
-  MPI_Group_free(&theirs);
+  PSBENCH_MPI_CALL(
+      MPI_Group_translate_ranks(theirs.native(), other.size_, their_ranks.data(), mine.native(), result.data()));
   return result;
 }
 

@@ -44,6 +44,8 @@ class Communicator {
 
   /// Collective: splits into sub-communicators by color, ordered by key (MPI_Comm_split).
   [[nodiscard]] Communicator split(int color, int key) const;
+  /// Collective: a new communicator over the same ranks, whose messages never match this one's (MPI_Comm_dup).
+  [[nodiscard]] Communicator duplicate() const;
   /// Collective: splits into one communicator per shared-memory node, ordered by rank here
   /// (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED).
   [[nodiscard]] Communicator split_by_node() const;

@@ -4,17 +4,18 @@
 #include <cstdio>
 #include <exception>
 
+#include "mpi/handles.hpp"
+
 namespace psbench::mpi {
 
 SharedWindow::SharedWindow(const Communicator& node, std::size_t bytes) {
-  MPI_Info info = MPI_INFO_NULL;
-  PSBENCH_MPI_CALL(MPI_Info_create(&info));
+  Info info;
   // Each segment on its owner's pages (first touch near its core) rather than one contiguous block.
-  PSBENCH_MPI_CALL(MPI_Info_set(info, "alloc_shared_noncontig", "true"));
+  info.set("alloc_shared_noncontig", "true");
   void* base = nullptr;
   const std::size_t padded = bytes == 0 ? 0 : bytes + kAlignment;  // room to start on a page boundary
-  const int status = MPI_Win_allocate_shared(static_cast<MPI_Aint>(padded), 1, info, node.native(), &base, &window_);
-  MPI_Info_free(&info);
+  const int status =
+      MPI_Win_allocate_shared(static_cast<MPI_Aint>(padded), 1, info.native(), node.native(), &base, &window_);
   PSBENCH_MPI_CALL(status);
   MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN);
 }

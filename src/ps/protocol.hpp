@@ -6,8 +6,15 @@
 
 namespace psbench::ps {
 
-/// MPI tags of the parameter-server protocol (on the world communicator).
-enum Tag : int { kTagPushHeader = 101, kTagPushData = 102, kTagPullHeader = 103, kTagPullData = 104 };
+/// MPI tags of the parameter-server protocol, on the servers' and workers' own duplicate of the job's
+/// communicator: no message of another part of psbench can match them.
+enum Tag : int {
+  kTagPushHeader = 101,
+  kTagPushData = 102,
+  kTagPullHeader = 103,
+  kTagPullData = 104,
+  kTagFinalShard = 105
+};
 
 /// Values per message of a gradient or shard transfer: a shard travels as ceil(size / kChunkValues)
 /// messages so the server applies and returns chunk c while chunk c+1 is still arriving.

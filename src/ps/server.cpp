@@ -7,6 +7,7 @@
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "ps/protocol.hpp"
+#include "ps/protocol_error.hpp"
 
 namespace psbench::ps {
 namespace {
@@ -38,11 +39,12 @@ void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int 
 
 Server::Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
                std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link)
-    : world_(world),
+    : comm_(world.duplicate()),
       topology_(topology),
+      validator_(topology),
       gradient_(layout.size(topology.rank)),
-      chunk_receives_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
-      chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), MPI_REQUEST_NULL),
+      chunk_receives_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk receives"),
+      chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk sends"),
       shard_begin_(layout.begin(topology.rank)),
       optimizer_(layout.size(topology.rank), config) {
   PSBENCH_CHECK(topology.is_server()) << "rank " << topology.rank << " is not a server";
@@ -64,55 +66,78 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
 ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_epoch) {
   ServerStats stats;
   std::vector<EpochTally> tallies;
-  PushHeader header;
   const double serve_start = monotonic_seconds();
+  SilenceWatch watch(topology_, serve_start);
   int workers_done = 0;
   while (workers_done < topology_.workers()) {
     const double wait_start = monotonic_seconds();
-    const Arrival arrival = wait_for_push();
+    const Arrival arrival = wait_for_push(watch);
     const double arrived = monotonic_seconds();
     stats.idle_seconds += arrived - wait_start;
-    if (arrival.local == kRemote) {
-      PSBENCH_MPI_CALL(MPI_Recv(&header, sizeof header, MPI_BYTE, arrival.source, kTagPushHeader, world_.native(),
-                                MPI_STATUS_IGNORE));
-    } else {
-      header = local_[arrival.local].mailbox->header;
-      served_[arrival.local] = arrival.sequence;
-    }
+    const PushHeader header = receive_header(arrival);
+    watch.heard(arrival.source, arrived);
     if (header.kind != PushKind::kGradient) {
       stopping_ = stopping_ || header.kind == PushKind::kAbort;
+      watch.finished(arrival.source);
       ++workers_done;
       continue;
     }
     if (stopping_) {  // take the gradient in and answer kAbortedVersion, so that the worker stops too
-      wait_for_pulls();
-      if (arrival.local == kRemote) {
-        serve_by_messages(arrival.source, stats);
-      } else {
-        serve_in_shared_memory(arrival.local, arrival.sequence, stats);
-      }
+      reply(arrival, stats);
       continue;
     }
-    PSBENCH_CHECK(header.version <= version_)
-        << "worker " << arrival.source << " used version " << header.version << " but this shard is at " << version_;
     stats.staleness.record(version_ - header.version);
     ++version_;
-    wait_for_pulls();
-    if (arrival.local == kRemote) {
-      serve_by_messages(arrival.source, stats);
-    } else {
-      serve_in_shared_memory(arrival.local, arrival.sequence, stats);
-    }
+    reply(arrival, stats);
     ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);
+    if (update_hook_) update_hook_(stats.updates);
   }
   wait_for_pulls();
   stats.serve_seconds = monotonic_seconds() - serve_start;
   return stats;
 }
 
-Server::Arrival Server::wait_for_push() {
+void Server::reply(const Arrival& arrival, ServerStats& stats) {
+  wait_for_pulls();
+  if (arrival.local == kRemote) {
+    serve_by_messages(arrival.source, stats);
+  } else {
+    serve_in_shared_memory(arrival.local, arrival.sequence, stats);
+  }
+}
+
+PushHeader Server::receive_header(const Arrival& arrival) {
+  PushHeader header;
+  if (arrival.local == kRemote) {
+    int bytes = 0;
+    PSBENCH_MPI_CALL(MPI_Get_count(&arrival.status, MPI_BYTE, &bytes));
+    if (bytes != static_cast<int>(sizeof header)) {
+      // Received before it is refused, so that it cannot match a later probe of this communicator.
+      std::vector<std::byte> bad(static_cast<std::size_t>(std::max(bytes, 0)));
+      PSBENCH_MPI_CALL(
+          MPI_Recv(bad.data(), bytes, MPI_BYTE, arrival.source, kTagPushHeader, comm_.native(), MPI_STATUS_IGNORE));
+      validator_.check_envelope(arrival.source, static_cast<std::size_t>(bytes));
+    }
+    PSBENCH_MPI_CALL(
+        MPI_Recv(&header, sizeof header, MPI_BYTE, arrival.source, kTagPushHeader, comm_.native(), MPI_STATUS_IGNORE));
+  } else {
+    header = local_[arrival.local].mailbox->header;
+    served_[arrival.local] = arrival.sequence;
+  }
+  validator_.accept(arrival.source, header, stopping_ ? kAbortedVersion : version_);  // stopping: any version
+  return header;
+}
+
+void Server::send_final_shard(int worker_rank) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  PSBENCH_MPI_CALL(MPI_Isend(weights_.data(), static_cast<int>(weights_.size()), MPI_FLOAT, worker_rank, kTagFinalShard,
+                             comm_.native(), &request));
+  mpi::wait_all(std::span<MPI_Request>(&request, 1));
+}
+
+Server::Arrival Server::wait_for_push(const SilenceWatch& watch) {
   Arrival arrival;
   const auto local_push = [&] {
     for (std::size_t i = 0; i < local_.size(); ++i) {
@@ -120,7 +145,7 @@ Server::Arrival Server::wait_for_push() {
       const std::uint64_t sequence = local_[w].mailbox->pushed.load(std::memory_order_acquire);
       if (sequence != served_[w]) {
         next_local_ = w + 1;
-        arrival = {local_[w].world_rank, w, sequence};
+        arrival = {local_[w].world_rank, w, sequence, {}};
         return true;
       }
     }
@@ -129,31 +154,37 @@ Server::Arrival Server::wait_for_push() {
   const auto remote_push = [&] {
     int found = 0;
     MPI_Status status{};
-    PSBENCH_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, kTagPushHeader, world_.native(), &found, &status));
-    if (found != 0) arrival = {status.MPI_SOURCE, kRemote, 0};
+    PSBENCH_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, kTagPushHeader, comm_.native(), &found, &status));
+    if (found != 0) arrival = {status.MPI_SOURCE, kRemote, 0, status};
     return found != 0;
+  };
+  int polls = 0;
+  const auto watched = [&] {
+    if (++polls % kPollsPerStallCheck == 0) watch.check(monotonic_seconds());
+    return false;
   };
   // After serving a local worker, look at remote workers first (and the other way round), so that
   // neither kind can starve the other.
-  mpi::wait_with_backoff([&] { return remote_first_ ? remote_push() || local_push() : local_push() || remote_push(); });
+  mpi::wait_with_backoff(
+      [&] { return (remote_first_ ? remote_push() || local_push() : local_push() || remote_push()) || watched(); });
   remote_first_ = arrival.local != kRemote;
   return arrival;
 }
 
 void Server::serve_by_messages(int source, ServerStats& stats) {
-  const MPI_Comm comm = world_.native();
+  const MPI_Comm comm = comm_.native();
   const int chunks = static_cast<int>(chunk_receives_.size());
   for (int c = 0; c < chunks; ++c) {
     const auto [offset, count] = chunk_span(weights_.size(), c);
     PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPushData,
-                               comm, &chunk_receives_[static_cast<std::size_t>(c)]));
+                               comm, chunk_receives_.at(static_cast<std::size_t>(c))));
   }
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c);
     const auto [offset, count] = chunk_span(weights_.size(), c);
-    mpi::wait_all(std::span<MPI_Request>(&chunk_receives_[slot], 1));
+    wait_for_chunk(source, slot, count);
     const double apply_start = monotonic_seconds();
     if (!stopping_) {
       optimizer_.apply_slice(weights_.subspan(offset, count), std::span<const float>(gradient_).subspan(offset, count),
@@ -161,10 +192,31 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
     }
     stats.apply_seconds += monotonic_seconds() - apply_start;
     PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
-                               &chunk_sends_[slot]));
+                               chunk_sends_.at(slot)));
   }
   // The next update may modify any chunk: every send from the weights completes first.
-  mpi::wait_all(chunk_sends_);
+  mpi::wait_all(chunk_sends_.all());
+}
+
+void Server::wait_for_chunk(int source, std::size_t slot, std::size_t count) {
+  MPI_Status status{};
+  int bytes = 0;
+  try {
+    mpi::wait_with_backoff([&] {
+      int done = 0;
+      PSBENCH_MPI_CALL(MPI_Test(chunk_receives_.at(slot), &done, &status));
+      return done != 0;
+    });
+    PSBENCH_MPI_CALL(MPI_Get_count(&status, MPI_BYTE, &bytes));
+  } catch (const SystemError& error) {  // a longer message than the chunk fails the receive (truncation)
+    throw ProtocolError("parameter server " + std::to_string(topology_.rank) + ": gradient chunk " +
+                        std::to_string(slot) + " from " + validator_.describe(source) + " failed: " + error.what());
+  }
+  if (static_cast<std::size_t>(bytes) != count * sizeof(float)) {
+    throw ProtocolError("parameter server " + std::to_string(topology_.rank) + " received a malformed push from " +
+                        validator_.describe(source) + ": gradient chunk " + std::to_string(slot) + " of " +
+                        std::to_string(bytes) + " bytes, expected " + std::to_string(count * sizeof(float)));
+  }
 }
 
 void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats) {

@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "mpi/communicator.hpp"
+#include "mpi/request_set.hpp"
 #include "ps/node_link.hpp"
+#include "ps/push_validator.hpp"
 #include "ps/sgd.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/staleness.hpp"
+#include "ps/stall_watch.hpp"
 #include "ps/topology.hpp"
 
 namespace psbench::ps {
@@ -42,15 +45,25 @@ struct EpochProgress {
 /// later chunks of the gradient are still arriving. A worker on this node (through link) is served in
 /// shared memory: the update reads its gradient in place and publishes each fresh chunk for the worker to
 /// copy. No update starts before every earlier reply has been sent (its sends complete) or copied out.
+/// The server trusts no message: each push is checked (PushValidator) and a bad one ends the job with a
+/// ProtocolError naming its sender; a worker silent for the stall timeout ends it with PeerStalled.
 class Server {
  public:
-  /// Takes shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks);
-  /// link, when given, names the workers served in shared memory.
+  /// Collective over world (with every worker's WorkerClient): duplicates world for the protocol and takes
+  /// shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks); link,
+  /// when given, names the workers served in shared memory.
   Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
          std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr);
+  /// Refuses pushes of more than max_samples samples (the batch size).
+  void limit_samples(std::uint32_t max_samples) { validator_.limit_samples(max_samples); }
+  /// Sets a function called after each applied update with the updates so far (fault injection).
+  void set_update_hook(std::function<void(std::uint64_t)> hook) { update_hook_ = std::move(hook); }
   /// Serves until every worker has sent done or abort; calls on_epoch (if set) when all workers finish an
   /// epoch. After an abort it applies nothing and answers each push with kAbortedVersion.
   ServerStats serve(const std::function<void(const EpochProgress&)>& on_epoch = {});
+  /// After serve(): sends the final shard to the worker at world rank worker_rank, which receives every
+  /// server's with WorkerClient::receive_final_shards.
+  void send_final_shard(int worker_rank);
   /// This server's shard of the parameters.
   [[nodiscard]] std::span<const float> shard() const { return weights_; }
 
@@ -60,11 +73,19 @@ class Server {
     int source = 0;
     std::size_t local = kRemote;
     std::uint64_t sequence = 0;
+    MPI_Status status{};  // a remote push's probed header
   };
   static constexpr std::size_t kRemote = static_cast<std::size_t>(-1);
 
-  /// Waits with backoff for the next push, from a local worker's mailbox or a remote worker's message.
-  Arrival wait_for_push();
+  /// Waits with backoff for the next push, from a local worker's mailbox or a remote worker's message;
+  /// throws PeerStalled when watch finds a worker silent too long.
+  Arrival wait_for_push(const SilenceWatch& watch);
+  /// The header of arrival, received (or read from its mailbox) and checked.
+  PushHeader receive_header(const Arrival& arrival);
+  /// Takes arrival's gradient in and answers it, by messages or in shared memory, once earlier replies are out.
+  void reply(const Arrival& arrival, ServerStats& stats);
+  /// Waits for gradient chunk slot from source and checks it holds count values.
+  void wait_for_chunk(int source, std::size_t slot, std::size_t count);
   /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
   void serve_by_messages(int source, ServerStats& stats);
   /// Applies a local worker's gradient chunk by chunk, publishing each fresh chunk in its mailbox.
@@ -72,14 +93,16 @@ class Server {
   /// Waits until the latest local worker served has copied its reply out (the weights may change then).
   void wait_for_pulls();
 
-  const mpi::Communicator& world_;
+  mpi::Communicator comm_;  // this server's duplicate of world: the protocol's messages only
   Topology topology_;
+  PushValidator validator_;
+  std::function<void(std::uint64_t)> update_hook_;
   bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
   std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
   std::span<float> weights_;
   std::vector<float> gradient_;
-  std::vector<MPI_Request> chunk_receives_;
-  std::vector<MPI_Request> chunk_sends_;
+  mpi::RequestSet chunk_receives_;
+  mpi::RequestSet chunk_sends_;
   std::size_t shard_begin_;
   std::vector<LocalWorker> local_;
   std::vector<std::uint64_t> served_;  // per local worker, the sequence number last answered

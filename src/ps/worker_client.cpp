@@ -5,30 +5,41 @@
 #include "common/check.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
+#include "ps/protocol_error.hpp"
+#include "ps/stall_watch.hpp"
 
 namespace psbench::ps {
 
 namespace {
 
-// Requests one step needs: per server, one header and one per chunk of its shard.
-std::size_t requests_per_step(const Topology& topology, const ShardLayout& layout) {
-  std::size_t total = 0;
-  for (int k = 0; k < topology.servers; ++k) total += 1 + static_cast<std::size_t>(chunk_count(layout.size(k)));
-  return total;
+// Where each server's requests start: per server, one header and one per chunk of its shard.
+std::vector<std::size_t> first_requests(const Topology& topology, const ShardLayout& layout) {
+  std::vector<std::size_t> first(static_cast<std::size_t>(topology.servers) + 1, 0);
+  for (int k = 0; k < topology.servers; ++k) {
+    const auto slot = static_cast<std::size_t>(k);
+    first[slot + 1] = first[slot] + 1 + static_cast<std::size_t>(chunk_count(layout.size(k)));
+  }
+  return first;
+}
+
+std::string server_name(const Topology& topology, int shard) {
+  return "parameter server " + std::to_string(shard) + " (rank " + std::to_string(topology.server_rank(shard)) + ")";
 }
 
 }  // namespace
 
 WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
                            const NodeLink* link)
-    : world_(world),
+    : comm_(world.duplicate()),
       topology_(topology),
       layout_(layout),
       versions_(static_cast<std::size_t>(topology.servers), 0),
       push_headers_(static_cast<std::size_t>(topology.servers)),
       pull_headers_(static_cast<std::size_t>(topology.servers)),
-      sends_(requests_per_step(topology, layout), MPI_REQUEST_NULL),
-      receives_(requests_per_step(topology, layout), MPI_REQUEST_NULL),
+      sends_(first_requests(topology, layout).back(), "a worker's push sends"),
+      receives_(first_requests(topology, layout).back(), "a worker's pull receives"),
+      receive_statuses_(first_requests(topology, layout).back()),
+      first_request_(first_requests(topology, layout)),
       mailboxes_(static_cast<std::size_t>(topology.servers), nullptr),
       server_weights_(static_cast<std::size_t>(topology.servers), nullptr),
       chunks_copied_(static_cast<std::size_t>(topology.servers), 0) {
@@ -49,9 +60,8 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
       << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
       << layout_.parameters();
   const double start = monotonic_seconds();
-  const MPI_Comm comm = world_.native();
+  const MPI_Comm comm = comm_.native();
   ++sequence_;
-  std::size_t request = 0;
   for (int k = 0; k < topology_.servers; ++k) {
     const auto slot = static_cast<std::size_t>(k);
     const int server = topology_.server_rank(k);
@@ -67,41 +77,101 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
       }
       mailbox->header = push_headers_[slot];
       mailbox->pushed.store(sequence_, std::memory_order_release);
-      request += 1 + static_cast<std::size_t>(chunk_count(size));  // these requests stay null
-      continue;
+      continue;  // this server's requests stay null
     }
     // Receives are posted first, straight into the parameter vector, so the reply lands without a copy.
+    std::size_t request = first_request_[slot];
     PSBENCH_MPI_CALL(MPI_Irecv(&pull_headers_[slot], sizeof(PullHeader), MPI_BYTE, server, kTagPullHeader, comm,
-                               &receives_[request]));
-    PSBENCH_MPI_CALL(
-        MPI_Isend(&push_headers_[slot], sizeof(PushHeader), MPI_BYTE, server, kTagPushHeader, comm, &sends_[request]));
+                               receives_.at(request)));
+    PSBENCH_MPI_CALL(MPI_Isend(&push_headers_[slot], sizeof(PushHeader), MPI_BYTE, server, kTagPushHeader, comm,
+                               sends_.at(request)));
     ++request;
     for (int c = 0; c < chunk_count(size); ++c, ++request) {
       const auto [offset, count] = chunk_span(size, c);
       PSBENCH_MPI_CALL(MPI_Irecv(parameters.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
-                                 kTagPullData, comm, &receives_[request]));
+                                 kTagPullData, comm, receives_.at(request)));
       PSBENCH_MPI_CALL(MPI_Isend(gradients.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
-                                 kTagPushData, comm, &sends_[request]));
+                                 kTagPushData, comm, sends_.at(request)));
     }
   }
-  // One loop for everything: a local server may be waiting for this worker to copy its last reply out
-  // before it serves anyone, including the remote server this worker's sends are waiting for.
-  double pushed = 0.0;
-  mpi::wait_with_backoff([&] {
-    bool copied = true;
-    for (int k = 0; k < topology_.servers; ++k) copied = copy_published_chunks(k, parameters) && copied;
-    int sent = 0;
-    int received = 0;
-    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(sends_.size()), sends_.data(), &sent, MPI_STATUSES_IGNORE));
-    if (sent != 0 && pushed == 0.0) pushed = monotonic_seconds();
-    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(receives_.size()), receives_.data(), &received, MPI_STATUSES_IGNORE));
-    return copied && sent != 0 && received != 0;
-  });
+  const double pushed = wait_for_replies(parameters, start);
+  check_replies();
   timer.add(Phase::kPush, pushed - start);
   timer.add(Phase::kPull, monotonic_seconds() - pushed);
   for (std::size_t slot = 0; slot < versions_.size(); ++slot) {
     versions_[slot] = mailboxes_[slot] != nullptr ? mailboxes_[slot]->version : pull_headers_[slot].version;
   }
+}
+
+double WorkerClient::wait_for_replies(std::span<float> parameters, double start) {
+  // One loop for everything: a local server may be waiting for this worker to copy its last reply out
+  // before it serves anyone, including the remote server this worker's sends are waiting for.
+  const double timeout = stall_timeout();
+  double pushed = 0.0;
+  int polls = 0;
+  int sent = 0;
+  int received = 0;  // once set, the receives are not tested again: that would overwrite their statuses
+  mpi::wait_with_backoff([&] {
+    bool copied = true;
+    for (int k = 0; k < topology_.servers; ++k) copied = copy_published_chunks(k, parameters) && copied;
+    if (sent == 0) {
+      PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(sends_.size()), sends_.all().data(), &sent, MPI_STATUSES_IGNORE));
+      if (sent != 0) pushed = monotonic_seconds();
+    }
+    if (received == 0) {
+      PSBENCH_MPI_CALL(
+          MPI_Testall(static_cast<int>(receives_.size()), receives_.all().data(), &received, receive_statuses_.data()));
+    }
+    const bool done = copied && sent != 0 && received != 0;
+    if (!done && timeout > 0.0 && ++polls % kPollsPerStallCheck == 0) {
+      const double waited = monotonic_seconds() - start;
+      if (waited >= timeout) report_silent_server(parameters, waited);
+    }
+    return done;
+  });
+  return pushed;
+}
+
+void WorkerClient::check_replies() const {
+  for (int k = 0; k < topology_.servers; ++k) {
+    const auto slot = static_cast<std::size_t>(k);
+    if (mailboxes_[slot] != nullptr) continue;
+    const std::size_t first = first_request_[slot];
+    for (std::size_t r = first; r < first_request_[slot + 1]; ++r) {
+      const std::size_t expected =
+          r == first ? sizeof(PullHeader)
+                     : chunk_span(layout_.size(k), static_cast<int>(r - first - 1)).count * sizeof(float);
+      int bytes = 0;
+      PSBENCH_MPI_CALL(MPI_Get_count(&receive_statuses_[r], MPI_BYTE, &bytes));
+      if (static_cast<std::size_t>(bytes) != expected) {
+        throw ProtocolError("worker rank " + std::to_string(topology_.rank) + " received a malformed reply from " +
+                            server_name(topology_, k) + ": message " + std::to_string(r - first) + " of " +
+                            std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
+      }
+    }
+    if (pull_headers_[slot].version <= versions_[slot]) {
+      throw ProtocolError("worker rank " + std::to_string(topology_.rank) + " received a malformed reply from " +
+                          server_name(topology_, k) + ": shard version " + std::to_string(pull_headers_[slot].version) +
+                          " after pushing from version " + std::to_string(versions_[slot]) +
+                          " (a reply must be newer than the push)");
+    }
+  }
+}
+
+void WorkerClient::report_silent_server(std::span<float> parameters, double seconds) {
+  for (int k = 0; k < topology_.servers; ++k) {
+    const auto slot = static_cast<std::size_t>(k);
+    bool complete = copy_published_chunks(k, parameters);
+    if (mailboxes_[slot] == nullptr) {
+      int done = 0;
+      const std::span<MPI_Request> requests =
+          receives_.slice(first_request_[slot], first_request_[slot + 1] - first_request_[slot]);
+      PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(requests.size()), requests.data(), &done, MPI_STATUSES_IGNORE));
+      complete = done != 0;
+    }
+    if (!complete) throw PeerStalled(silent_server_message(topology_.rank, k, topology_.server_rank(k), seconds));
+  }
+  throw PeerStalled(silent_server_message(topology_.rank, 0, topology_.server_rank(0), seconds));
 }
 
 bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters) {
@@ -133,8 +203,18 @@ void WorkerClient::finish(PushKind kind) {
       mailbox->pushed.store(sequence_, std::memory_order_release);
       continue;
     }
-    PSBENCH_MPI_CALL(MPI_Send(&done, sizeof done, MPI_BYTE, topology_.server_rank(k), kTagPushHeader, world_.native()));
+    PSBENCH_MPI_CALL(MPI_Send(&done, sizeof done, MPI_BYTE, topology_.server_rank(k), kTagPushHeader, comm_.native()));
   }
+}
+
+void WorkerClient::receive_final_shards(std::span<float> parameters) {
+  PSBENCH_CHECK(parameters.size() == layout_.parameters()) << parameters.size() << " values for the final shards";
+  for (int k = 0; k < topology_.servers; ++k) {
+    MPI_Request* request = receives_.at(first_request_[static_cast<std::size_t>(k)]);
+    PSBENCH_MPI_CALL(MPI_Irecv(parameters.data() + layout_.begin(k), static_cast<int>(layout_.size(k)), MPI_FLOAT,
+                               topology_.server_rank(k), kTagFinalShard, comm_.native(), request));
+  }
+  mpi::wait_all(receives_.all());
 }
 
 }  // namespace psbench::ps

@@ -6,6 +6,7 @@
 
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
+#include "mpi/request_set.hpp"
 #include "ps/node_link.hpp"
 #include "ps/protocol.hpp"
 #include "ps/shard_layout.hpp"
@@ -17,10 +18,13 @@ namespace psbench::ps {
 /// straight into the parameter vector (no copies: MPI reads and writes the model's own buffers). A server
 /// on this worker's node (through link) is reached by mailbox instead: it reads the gradient where the
 /// model left it in the shared window, and this worker copies each fresh chunk of the server's shard into
-/// its parameters as soon as it is published.
+/// its parameters as soon as it is published. Each reply is checked (size, version ahead of the push) and a
+/// bad one ends the job with a ProtocolError naming the server; a server silent for the stall timeout ends
+/// it with PeerStalled.
 class WorkerClient {
  public:
-  /// Prepares headers and requests for every server; allocates nothing later.
+  /// Collective over world (with every server's Server): duplicates world for the protocol; prepares
+  /// headers and requests for every server; allocates nothing later.
   WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
                const NodeLink* link = nullptr);
   /// One step's exchange: sends gradients' shards tagged with the versions last pulled (step gives the
@@ -34,18 +38,30 @@ class WorkerClient {
   /// Tells every server this worker has finished (kDone), or that its run diverged (kAbort); call once,
   /// after the last push_pull.
   void finish(PushKind kind = PushKind::kDone);
+  /// After finish(), on the worker every Server::send_final_shard names: receives each server's final shard
+  /// into its range of parameters.
+  void receive_final_shards(std::span<float> parameters);
   /// Versions of each shard as last pulled.
   [[nodiscard]] const std::vector<std::uint64_t>& versions() const { return versions_; }
 
  private:
-  const mpi::Communicator& world_;
+  /// Waits until every reply is in (copying published chunks meanwhile); returns when the sends completed.
+  double wait_for_replies(std::span<float> parameters, double start);
+  /// Checks each server's reply: header and chunk sizes, and a version past the one pushed.
+  void check_replies() const;
+  /// Throws PeerStalled naming the first server whose reply is not complete.
+  [[noreturn]] void report_silent_server(std::span<float> parameters, double seconds);
+
+  mpi::Communicator comm_;  // this worker's duplicate of world: the protocol's messages only
   Topology topology_;
   ShardLayout layout_;
   std::vector<std::uint64_t> versions_;
   std::vector<PushHeader> push_headers_;
   std::vector<PullHeader> pull_headers_;
-  std::vector<MPI_Request> sends_;
-  std::vector<MPI_Request> receives_;
+  mpi::RequestSet sends_;
+  mpi::RequestSet receives_;
+  std::vector<MPI_Status> receive_statuses_;
+  std::vector<std::size_t> first_request_;  // per server: its header's index in sends_ and receives_
   /// Copies the chunks server k has published since the last call; true once its whole reply is in.
   bool copy_published_chunks(int shard, std::span<float> parameters);
 

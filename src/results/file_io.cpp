@@ -25,7 +25,7 @@ std::string read_text(const std::string& path) {
 Json parse_json(const std::string& text, const std::string& source) {
   try {
     return Json::parse(text);
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, or out_of_range for a number such as 1e99999
     // nlohmann's message starts with "[json.exception.parse_error.101] "; keep what follows it.
     std::string what = error.what();
     const auto bracket = what.find("] ");

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <vector>
 
 #include "ps/worker_client.hpp"
 #include "train/gradient_exchange.hpp"
@@ -10,7 +11,9 @@ class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
                 const ps::NodeLink* link)
-      : client_(world, topology, layout, link) {}
+      : client_(world, topology, layout, link),
+        evaluates_(topology.worker_index() == 0),
+        parameters_count_(layout.parameters()) {}
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
@@ -20,18 +23,40 @@ class AsyncExchange final : public GradientExchange {
     header.samples = step.samples;
     header.last_of_epoch = step.last_of_epoch ? 1U : 0U;
     client_.push_pull(gradients, parameters, header, timer);
+    parameters_ = parameters;
   }
 
-  void finish() override { client_.finish(); }
+  // The first worker evaluates: the servers' final shards arrive in its parameters (the servers send
+  // them after done or abort alike).
+  void finish() override {
+    client_.finish();
+    receive_final_shards();
+  }
 
-  void abort() override { client_.finish(ps::PushKind::kAbort); }
+  void abort() override {
+    client_.finish(ps::PushKind::kAbort);
+    receive_final_shards();
+  }
 
   [[nodiscard]] bool stopped() const override {
     return std::ranges::find(client_.versions(), ps::kAbortedVersion) != client_.versions().end();
   }
 
  private:
+  void receive_final_shards() {
+    if (!evaluates_) return;
+    if (parameters_.empty()) {  // aborted before its first exchange: nothing to keep them in
+      std::vector<float> discarded(parameters_count_);
+      client_.receive_final_shards(discarded);
+      return;
+    }
+    client_.receive_final_shards(parameters_);
+  }
+
   ps::WorkerClient client_;
+  bool evaluates_;
+  std::size_t parameters_count_;
+  std::span<float> parameters_;  // the model's parameters, as every exchange passes them
 };
 
 }  // namespace

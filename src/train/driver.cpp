@@ -24,24 +24,6 @@
 namespace psbench::train {
 namespace {
 
-// Async mode: every server sends its final shard (run_server does) straight into the evaluating worker's
-// parameter vector.
-void receive_final_parameters(const mpi::Communicator& world, const RunSetup& setup, int evaluator) {
-  if (setup.topology.servers == 0 || world.rank() != evaluator) return;
-  const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
-  const std::span<float> parameters = setup.model->parameters();
-  for (int shard = 0; shard < setup.topology.servers; ++shard) {
-    PSBENCH_MPI_CALL(MPI_Recv(parameters.data() + layout.begin(shard), static_cast<int>(layout.size(shard)), MPI_FLOAT,
-                              setup.topology.server_rank(shard), kTagFinalShard, world.native(), MPI_STATUS_IGNORE));
-  }
-}
-
-// Async mode: a server's final shard, on its way to the evaluating worker.
-void send_final_shard(const mpi::Communicator& world, const ServerReport& server, int evaluator) {
-  PSBENCH_MPI_CALL(MPI_Send(server.final_shard.data(), static_cast<int>(server.final_shard.size()), MPI_FLOAT,
-                            evaluator, kTagFinalShard, world.native()));
-}
-
 std::string track_name(const ps::Topology& topology) {
   const std::string rank = "rank " + std::to_string(topology.rank);
   if (topology.is_server()) return rank + " (server " + std::to_string(topology.rank) + ")";
@@ -155,8 +137,6 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
   // A non-finite loss anywhere ends the run here, on every rank at once, before any results are made.
   stop_if_any_rank_stopped(world, worker ? worker->diverged : std::nullopt, worker ? worker->stopped : std::nullopt);
   const int evaluator = setup.topology.worker_rank(0);
-  if (server) send_final_shard(world, *server, evaluator);
-  receive_final_parameters(world, setup, evaluator);
   TrainOutcome outcome;
   std::optional<Evaluation> evaluation;
   mpi::run_collectively(world, [&] {

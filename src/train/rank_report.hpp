@@ -34,7 +34,6 @@ struct ServerReport {
   std::uint64_t shard_begin = 0;   ///< first parameter of the shard
   std::uint64_t shard_size = 0;    ///< parameters in the shard
   ps::ServerStats stats;           ///< what serve() measured
-  std::vector<float> final_shard;  ///< the shard's final values, for the evaluating worker
 };
 
 /// The per_rank entry of the results file for one rank (host, cores and peak RSS of this process); times are

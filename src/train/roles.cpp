@@ -6,6 +6,7 @@
 #include "ps/server.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/evaluation.hpp"
+#include "train/fault_injection.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train/run_health.hpp"
 #include "train/worker_trainer.hpp"
@@ -59,6 +60,8 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options),
                     setup.link.get());
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
+  server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
+  server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
   const double serve_start = monotonic_seconds();
   double epoch_start = serve_start;
   double service_before = 0.0;
@@ -85,8 +88,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   context.timer.add(Phase::kServerUpdate, report.stats.service_seconds);
   context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
   context.trace.record(SliceKind::kServe, serve_start, serve_end);
-  const std::span<const float> shard = server.shard();
-  report.final_shard.assign(shard.begin(), shard.end());
+  server.send_final_shard(setup.topology.worker_rank(0));
   report.shard = setup.topology.rank;
   report.shard_begin = layout.begin(report.shard);
   report.shard_size = layout.size(report.shard);
@@ -97,7 +99,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   const TrainOptions& options = context.options;
   const data::Samples& samples = setup.loaded->samples;
   const std::size_t own_steps = steps_per_epoch(samples.count(), static_cast<std::size_t>(options.batch));
-  const std::unique_ptr<GradientExchange> exchange = make_exchange(context, setup, own_steps);
+  const std::unique_ptr<GradientExchange> exchange = with_faults(
+      make_exchange(context, setup, own_steps), options.fault, options.straggler, context.world.rank());
   WorkerSettings settings;
   settings.model_spec = options.model_spec;
   settings.batch = options.batch;

@@ -22,13 +22,9 @@ struct RoleContext {
   std::vector<EpochRecord>& live_epochs;  ///< epoch lines as printed (filled where the console prints)
 };
 
-/// Tag of the servers' final shards on their way to the evaluating worker (the ps protocol uses 101-104).
-inline constexpr int kTagFinalShard = 201;
-
-/// Serves one shard until every worker is done (async mode) and keeps a copy of the final shard for the
-/// first worker, which evaluates (the driver sends it, tag kTagFinalShard, once every rank knows the run
-/// did not diverge). The service time is Phase::kServerUpdate, the waiting Phase::kServerIdle. Rank 0
-/// prints an epoch line whenever all workers finish an epoch.
+/// Serves one shard until every worker is done (async mode), then sends the final shard to the first
+/// worker, which evaluates. The service time is Phase::kServerUpdate, the waiting
+/// Phase::kServerIdle. Rank 0 prints an epoch line whenever all workers finish an epoch.
 ServerReport run_server(const RoleContext& context, RunSetup& setup);
 
 /// Trains this worker's partition for every epoch in the chosen mode and says done at the end; a

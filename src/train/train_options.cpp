@@ -34,6 +34,11 @@ void validate_options(const TrainOptions& options, int world_size) {
     throw UserError("--warmup-steps must be 0 or more, got " + std::to_string(options.warmup_steps));
   }
   if (options.threads <= 0) throw UserError("--threads must be positive, got " + std::to_string(options.threads));
+  if (!(options.stall_timeout >= 0.0) || !std::isfinite(options.stall_timeout)) {
+    throw UserError("--stall-timeout must be 0 (off) or a positive number of seconds, got " +
+                    std::to_string(options.stall_timeout));
+  }
+  validate_faults(options.fault, options.straggler, world_size, options.mode == Mode::kAsync ? options.servers : 0);
   switch (options.mode) {
     case Mode::kAsync:
       if (world_size < 2) {

@@ -6,6 +6,8 @@
 #include <string_view>
 
 #include "data/loader.hpp"
+#include "ps/stall_watch.hpp"
+#include "train/fault_plan.hpp"
 #include "results/results_file.hpp"
 
 namespace psbench::train {
@@ -37,6 +39,9 @@ struct TrainOptions {
   std::string out_path;                             ///< --out: results JSON file
   std::string trace_path;                           ///< --trace: Chrome trace JSON file, empty for none
   bool quiet = false;                               ///< --quiet: print only errors
+  FaultPlan fault;                                  ///< --inject-fault: a crash or stall on one rank
+  StragglerPlan straggler;                          ///< --straggler: one worker's compute slowed
+  double stall_timeout = ps::kDefaultStallTimeoutSeconds;  ///< --stall-timeout: seconds of silence; 0 off
 };
 
 /// The flag spelling of a mode ("async", "sync", "local").

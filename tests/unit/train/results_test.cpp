@@ -46,10 +46,10 @@ std::vector<results::RankEntry> per_rank() {
   Evaluation evaluation{0.8, 0.5, 100, 1.0};
   auto evaluator = rank_entry(2, worker_phases, worker_report(0, 50, 0.0), std::nullopt, evaluation, 0.0);
   evaluator.evaluation->parameter_checksum = "00";
-  return {on_host(rank_entry(0, server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1), {}},
+  return {on_host(rank_entry(0, server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1)},
                              std::nullopt, 0.0),
                   "a"),
-          on_host(rank_entry(1, server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3), {}},
+          on_host(rank_entry(1, server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3)},
                              std::nullopt, 0.0),
                   "a"),
           on_host(evaluator, "b"),
