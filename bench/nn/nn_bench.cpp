@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench_context.hpp"
-#include "contract_reporter.hpp"
+#include "serial_main.hpp"
 #include "nn/model.hpp"
 
 namespace {
@@ -82,11 +81,5 @@ BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(ben
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) {
-  const bool to_file = psbench::bench::names_output_file(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  psbench::bench::add_benchmark_context(psbench::bench::collect_context());
-  psbench::bench::run_benchmarks(to_file);
-  benchmark::Shutdown();
-  return 0;
+  return psbench::bench::serial_benchmark_main(argc, argv);
 }

@@ -84,6 +84,7 @@ void BM_PushPull(benchmark::State& state) {
   const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
   psbench::PhaseTimer timer;
   psbench::ps::PushHeader header;
+  header.samples = 1;  // the server refuses a step of no samples
   float checksum = 0.0F;
   for (auto _ : state) {
     // As a training step would, read the weights and write the gradient first (outside the timing), so

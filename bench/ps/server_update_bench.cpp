@@ -8,8 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "bench_context.hpp"
-#include "contract_reporter.hpp"
+#include "serial_main.hpp"
 #include "ps/sgd.hpp"
 
 namespace {
@@ -69,11 +68,5 @@ void register_benchmarks() {
 
 int main(int argc, char** argv) {
   register_benchmarks();
-  const bool to_file = psbench::bench::names_output_file(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  psbench::bench::add_benchmark_context(psbench::bench::collect_context());
-  psbench::bench::run_benchmarks(to_file);
-  benchmark::Shutdown();
-  return 0;
+  return psbench::bench::serial_benchmark_main(argc, argv);
 }
