@@ -9,7 +9,7 @@
 #   RATE [1gbit]  SERVER_RATE [RATE]  DELAY [0ms]  BURST_US [rack.sh's]: the links (jobs/rack/rack.sh up)
 #   SERVERS [1]  WORKERS ["1 2 3 4"]  MODEL [mlp:1024,1024]  BATCH [16]  EPOCHS [1]  IO [sequential]
 #   DATA  HDF5 dataset [a synthetic 1x28x28, 10-class set of SAMPLES [1600] samples made in OUTDIR]
-#   OUTDIR [results/rack-<date>]  NAME  the rack's name [sweep]  PSBENCH  the binary [build/release or build/default]
+#   OUTDIR [results/rack-<date>]  NAME  the rack's name [sweep]  PSBENCH_BIN  the binary [PATH, then build/release or build/default]
 #   SPIN_US [0]  PSBENCH_SPIN_US of every rank: the rack's nodes share this machine's cores, so waits back off
 #   RUN_TIMEOUT [600]  seconds a run may take before it is ended (its exit code is then 124)
 #   MPIRUN_FLAGS  more mpirun options, e.g. "--mca btl_tcp_eager_limit 1048576 --mca btl_tcp_rndv_eager_limit
@@ -20,21 +20,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 rack="$here/rack.sh"
 
-die() {
-  echo "rack sweep: error: $*" >&2
-  exit 2
-}
-
-find_psbench() {
-  local preset
-  if [[ -n "${PSBENCH:-}" ]]; then
-    echo "$PSBENCH"
-    return
-  fi
-  for preset in release default; do
-    [[ -x "$root/build/$preset/src/cli/psbench" ]] && { echo "$root/build/$preset/src/cli/psbench"; return; }
-  done
-}
+job_name="rack/sweep.sh"
+# shellcheck source=../lib/job_common.sh
+source "$root/jobs/lib/job_common.sh"
 
 # The manifest (CONTRACTS.md C) through the jobs' own writer (jobs/lib/manifest.py), which renames each version
 # into place, so a sweep killed midway leaves a manifest of the runs that finished.
@@ -44,8 +32,7 @@ start_manifest() {
     --git-commit "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" --link-rate "$rate" --link-delay "$delay"
 }
 
-psbench="$(find_psbench)"
-[[ -n "$psbench" && -x "$psbench" ]] || die "no psbench binary; build it (cmake --build --preset default) or set PSBENCH"
+find_psbench
 [[ $(id -u) -eq 0 ]] || die "the rack needs root (network namespaces and tc)"
 rate="${RATE:-1gbit}"
 server_rate="${SERVER_RATE:-$rate}"

@@ -161,7 +161,7 @@ case_down_killed() {
 }
 
 case_sweep() {
-  PSBENCH="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
+  PSBENCH_BIN="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
     OUTDIR="$work/out" "$root/jobs/rack/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
   assert_nothing_left
   python3 - "$work/out" "$name" <<'PY'
@@ -189,7 +189,7 @@ case_mpirun_sweep() {
   "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   "$rack" exec --name "$name" env SCHEDULER=rack LINK_RATE=1gbit LINK_DELAY=0ms HOSTFILE="/run/psr-$name/hostfile" \
-    PSBENCH="$psbench" DATA="$work/tiny.h5" MODEL=mlp:16 WORKERS="1 2" IO_MODES=sequential OUTDIR="$work/out" \
+    PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" MODEL=mlp:16 WORKERS="1 2" IO_MODES=sequential OUTDIR="$work/out" \
     "$root/jobs/mpirun/sweep.sh" --intra-node messages >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
   python3 - "$work/out" "$name" <<'PY'
 import json, os, sys
