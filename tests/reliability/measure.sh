@@ -27,7 +27,7 @@ row() {  # row NAME COMMAND...: runs it, prints | NAME | line | exit | seconds |
   if ((code == 137)); then
     line="$line; mpirun: $(grep -m1 'Process name' "$work/out.txt" | xargs), $(grep -m1 'Exit code' "$work/out.txt" | xargs)"
   fi
-  printf '| %s | `%s` | %s | %.1f |\n' "$name" "${line//|/\\|}" "$code" "$(echo "$end - $start" | bc)"
+  printf '| %s | `%s` | %s | %.1f |\n' "$name" "${line//|/\\|}" "$code" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 }
 
 echo "| case | what the user sees (first line) | exit | seconds |"
