@@ -67,13 +67,21 @@ void add_train_command(CLI::App& app) {
                    "seconds a server waits for a silent worker, and a worker for a silent server, before ending "
                    "the job naming it (0: never)")
       ->capture_default_str();
-  command->callback([options, io, read, fault, straggler] {
+  auto checkpoint_every = std::make_shared<std::string>();
+  command->add_option("--checkpoint", options->checkpoint_path,
+                      "HDF5 checkpoint file, rewritten atomically (parameters, velocity, counters, positions)");
+  command->add_option("--checkpoint-every", *checkpoint_every,
+                      "epoch (default) or N: steps between checkpoints (async: pushes each server receives, all "
+                      "workers together; sync and local: steps of each worker)");
+  command->add_option("--resume", options->resume_path, "continue from a checkpoint written by --checkpoint");
+  command->callback([options, io, read, fault, straggler, checkpoint_every] {
     const auto world = mpi::Communicator::world();
     mpi::run_collectively(world, [&] {  // the same words, defaults and errors as `psbench data load`
       options->io = data::parse_io_mode(*io);
       options->read = read->empty() ? data::default_read_mode(options->io) : data::parse_read_mode(*read);
       if (!fault->empty()) options->fault = train::parse_fault(*fault);
       if (!straggler->empty()) options->straggler = train::parse_straggler(*straggler);
+      if (!checkpoint_every->empty()) options->checkpoint_every = train::parse_checkpoint_every(*checkpoint_every);
       if (world.rank() == 0) train::check_output_paths(*options);  // rank 0 writes them, after training
     });
     ps::set_stall_timeout(options->stall_timeout);

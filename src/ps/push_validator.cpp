@@ -9,6 +9,15 @@ PushValidator::PushValidator(const Topology& topology)
       epoch_(static_cast<std::size_t>(topology.workers()), 0),
       done_(static_cast<std::size_t>(topology.workers()), false) {}
 
+void PushValidator::start_at(std::span<const std::uint32_t> epochs) {
+  if (epochs.size() != epoch_.size()) {
+    throw ProtocolError("parameter server " + std::to_string(topology_.rank) + ": resuming " +
+                        std::to_string(epochs.size()) + " workers' epochs, but the job has " +
+                        std::to_string(epoch_.size()) + " workers");
+  }
+  epoch_.assign(epochs.begin(), epochs.end());
+}
+
 std::string PushValidator::describe(int source) const {
   if (source >= topology_.servers && source < topology_.world_size) {
     return "worker " + std::to_string(source - topology_.servers) + " (rank " + std::to_string(source) + ")";

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ class PushValidator {
   explicit PushValidator(const Topology& topology);
   /// Sets the largest sample count a step may carry (the batch size); until then any count from 1 up.
   void limit_samples(std::uint32_t max_samples) { max_samples_ = max_samples; }
+  /// Resuming from a checkpoint: worker w's next step belongs to epochs[w] (one entry per worker).
+  void start_at(std::span<const std::uint32_t> epochs);
   /// Checks a header announced by world rank source with bytes bytes, before it is received.
   void check_envelope(int source, std::size_t bytes) const;
   /// Checks header from source against a shard at version, and records it (epoch; done or abort).

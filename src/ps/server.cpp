@@ -63,6 +63,11 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
   served_.assign(local_.size(), 0);
 }
 
+void Server::resume(std::span<const float> velocity, std::span<const std::uint32_t> worker_epochs) {
+  optimizer_.restore_velocity(velocity);
+  validator_.start_at(worker_epochs);
+}
+
 ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_epoch) {
   ServerStats stats;
   std::vector<EpochTally> tallies;
@@ -84,6 +89,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     }
     if (stopping_) {  // take the gradient in and answer kAbortedVersion, so that the worker stops too
       reply(arrival, stats);
+      if (push_observer_) push_observer_(arrival.source, header);
       continue;
     }
     stats.staleness.record(version_ - header.version);
@@ -92,6 +98,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     ++stats.updates;
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);
+    if (push_observer_) push_observer_(arrival.source, header);
     if (update_hook_) update_hook_(stats.updates);
   }
   wait_for_pulls();

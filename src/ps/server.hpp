@@ -58,6 +58,18 @@ class Server {
   void limit_samples(std::uint32_t max_samples) { validator_.limit_samples(max_samples); }
   /// Sets a function called after each applied update with the updates so far (fault injection).
   void set_update_hook(std::function<void(std::uint64_t)> hook) { update_hook_ = std::move(hook); }
+  /// Sets a function called after each gradient push is answered, applied or (once stopping) not, with its
+  /// sender's world rank and header: checkpoints count the workers' steps with it.
+  void set_push_observer(std::function<void(int, const PushHeader&)> observer) { push_observer_ = std::move(observer); }
+  /// Before serve(), resuming from a checkpoint: restores the shard's optimizer velocity (its slice of the
+  /// saved vector) and the epoch of each worker's next push.
+  void resume(std::span<const float> velocity, std::span<const std::uint32_t> worker_epochs);
+  /// Updates applied so far in this run (the shard's version).
+  [[nodiscard]] std::uint64_t version() const { return version_; }
+  /// True once a worker has aborted the run: the shard changes no more.
+  [[nodiscard]] bool stopping() const { return stopping_; }
+  /// The shard's optimizer velocity (empty for plain SGD).
+  [[nodiscard]] std::span<const float> velocity() const { return optimizer_.velocity(); }
   /// Serves until every worker has sent done or abort; calls on_epoch (if set) when all workers finish an
   /// epoch. After an abort it applies nothing and answers each push with kAbortedVersion.
   ServerStats serve(const std::function<void(const EpochProgress&)>& on_epoch = {});
@@ -97,6 +109,7 @@ class Server {
   Topology topology_;
   PushValidator validator_;
   std::function<void(std::uint64_t)> update_hook_;
+  std::function<void(int, const PushHeader&)> push_observer_;
   bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
   std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
   std::span<float> weights_;

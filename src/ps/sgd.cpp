@@ -1,5 +1,7 @@
 #include "ps/sgd.hpp"
 
+#include <algorithm>
+
 #include "common/check.hpp"
 
 namespace psbench::ps {
@@ -26,6 +28,13 @@ void SgdOptimizer::apply_slice(std::span<float> weights, std::span<const float> 
     v[i] = momentum * v[i] + g[i];
     w[i] -= rate * v[i];
   }
+}
+
+void SgdOptimizer::restore_velocity(std::span<const float> values) {
+  if (velocity_.empty()) return;
+  PSBENCH_CHECK(values.size() == velocity_.size())
+      << "restoring " << values.size() << " velocity values into a " << velocity_.size() << "-value optimizer";
+  std::copy(values.begin(), values.end(), velocity_.begin());
 }
 
 }  // namespace psbench::ps

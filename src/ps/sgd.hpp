@@ -22,6 +22,10 @@ class SgdOptimizer {
   /// Applies the update to a slice: weights and gradients hold values [offset, offset + size) of the vector,
   /// so a vector updated slice by slice ends bit-identical to one updated whole.
   void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
+  /// The momentum state (empty for plain SGD): what a checkpoint saves.
+  [[nodiscard]] std::span<const float> velocity() const { return velocity_; }
+  /// Restores the momentum state saved from an optimizer of the same size; ignored for plain SGD.
+  void restore_velocity(std::span<const float> values);
 
  private:
   SgdConfig config_;

@@ -31,6 +31,12 @@ void fields(Self& c, Visit&& visit) {
   visit("out", c.out);
   visit("trace", c.trace);
   visit("quiet", c.quiet);
+  visit("inject_fault", c.inject_fault);
+  visit("straggler", c.straggler);
+  visit("stall_timeout", c.stall_timeout);
+  visit("checkpoint", c.checkpoint);
+  visit("checkpoint_every", c.checkpoint_every);
+  visit("resume", c.resume);
 }
 
 /// Visits every member of Environment with its key.
@@ -198,6 +204,17 @@ void fields(Self& e, Visit&& visit) {
   visit("test_accuracy", e.test_accuracy);
 }
 
+/// Visits every member of ResumedFrom with its key.
+template <FieldsOf<ResumedFrom> Self, class Visit>
+void fields(Self& r, Visit&& visit) {
+  visit("file", r.file);
+  visit("epoch", r.epoch);
+  visit("step", r.step);
+  visit("servers", r.servers);
+  visit("worker_epochs", r.worker_epochs);
+  visit("worker_steps", r.worker_steps);
+}
+
 /// Visits every member of ResultsFile with its key.
 template <FieldsOf<ResultsFile> Self, class Visit>
 void fields(Self& f, Visit&& visit) {
@@ -211,6 +228,7 @@ void fields(Self& f, Visit&& visit) {
   visit("server", f.server);
   visit("epochs", f.epochs);
   visit("load", f.load);
+  visit("resumed_from", f.resumed_from);
 }
 
 }  // namespace psbench::results

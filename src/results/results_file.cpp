@@ -54,6 +54,9 @@ void from_json(const Json& in, LoadEntry& value) {
   read_key(in, "rank", value.rank);
 }
 
+void to_json(Json& out, const ResumedFrom& value) { write_fields(out, value); }
+void from_json(const Json& in, ResumedFrom& value) { read_fields(in, value); }
+
 void to_json(Json& out, const ResultsFile& value) { write_fields(out, value); }
 
 void from_json(const Json& in, ResultsFile& value) {

@@ -35,6 +35,13 @@ struct Config {
   std::string out;          ///< --out
   std::string trace;        ///< --trace, empty for none
   bool quiet = false;       ///< --quiet
+  // The fault and checkpoint flags: always written; absent from files written before they existed.
+  std::optional<std::string> inject_fault;      ///< --inject-fault, "" for none
+  std::optional<std::string> straggler;         ///< --straggler, "" for none
+  std::optional<double> stall_timeout;          ///< --stall-timeout, seconds (0: off)
+  std::optional<std::string> checkpoint;        ///< --checkpoint, "" for none
+  std::optional<std::string> checkpoint_every;  ///< --checkpoint-every: "epoch" or steps, "" without --checkpoint
+  std::optional<std::string> resume;            ///< --resume, "" for none
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };
@@ -231,18 +238,31 @@ struct LoadEntry {
   bool operator==(const LoadEntry&) const = default;
 };
 
+/// `resumed_from`: the checkpoint a resumed run started from (absent when the run started afresh).
+struct ResumedFrom {
+  std::string file;                          ///< the --resume file
+  std::uint32_t epoch = 0;                   ///< epochs every worker had finished
+  std::uint64_t step = 0;                    ///< the checkpoint's step (async: pushes server 0 had received)
+  int servers = 0;                           ///< S of the run that wrote it (0 in sync and local mode)
+  std::vector<std::uint32_t> worker_epochs;  ///< per worker: the epoch it resumed in
+  std::vector<std::uint64_t> worker_steps;   ///< per worker: the step within that epoch it resumed at
+  /// Member-wise equality.
+  bool operator==(const ResumedFrom&) const = default;
+};
+
 /// The whole results file of `psbench train` (docs/results.md).
 struct ResultsFile {
-  int format = kResultsFormat;       ///< the file format version
-  Config config;                     ///< every flag
-  Environment env;                   ///< where it ran
-  ModelInfo model;                   ///< the network
-  Phases phases;                     ///< each phase's maximum over ranks
-  std::vector<RankEntry> per_rank;   ///< one entry per rank, in rank order
-  TrainSummary train;                ///< training totals
-  ServerSummary server;              ///< servers together
-  std::vector<EpochSummary> epochs;  ///< one record per epoch
-  std::vector<LoadEntry> load;       ///< one entry per worker
+  int format = kResultsFormat;              ///< the file format version
+  Config config;                            ///< every flag
+  Environment env;                          ///< where it ran
+  ModelInfo model;                          ///< the network
+  Phases phases;                            ///< each phase's maximum over ranks
+  std::vector<RankEntry> per_rank;          ///< one entry per rank, in rank order
+  TrainSummary train;                       ///< training totals
+  ServerSummary server;                     ///< servers together
+  std::vector<EpochSummary> epochs;         ///< one record per epoch
+  std::vector<LoadEntry> load;              ///< one entry per worker
+  std::optional<ResumedFrom> resumed_from;  ///< the checkpoint this run resumed from, if any
   /// Member-wise equality.
   bool operator==(const ResultsFile&) const = default;
 };
@@ -314,6 +334,10 @@ void from_json(const Json& in, EpochSummary& value);
 void to_json(Json& out, const LoadEntry& value);
 /// Reads a load[] entry.
 void from_json(const Json& in, LoadEntry& value);
+/// Writes a resumed_from object.
+void to_json(Json& out, const ResumedFrom& value);
+/// Reads a resumed_from object.
+void from_json(const Json& in, ResumedFrom& value);
 /// Writes the whole results file.
 void to_json(Json& out, const ResultsFile& value);
 /// Reads the whole results file; a format other than kResultsFormat throws SchemaError at key `format`.

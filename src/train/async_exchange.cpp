@@ -10,10 +10,8 @@ namespace {
 class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
-                const ps::NodeLink* link)
-      : client_(world, topology, layout, link),
-        evaluates_(topology.worker_index() == 0),
-        parameters_count_(layout.parameters()) {}
+                const ps::NodeLink* link, std::span<float> parameters)
+      : client_(world, topology, layout, link), evaluates_(topology.worker_index() == 0), parameters_(parameters) {}
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
@@ -23,11 +21,10 @@ class AsyncExchange final : public GradientExchange {
     header.samples = step.samples;
     header.last_of_epoch = step.last_of_epoch ? 1U : 0U;
     client_.push_pull(gradients, parameters, header, timer);
-    parameters_ = parameters;
   }
 
-  // The first worker evaluates: the servers' final shards arrive in its parameters (the servers send
-  // them after done or abort alike).
+  // The first worker evaluates: the servers' final shards arrive in its model's parameters (the servers
+  // send them after done or abort alike, also to a worker that took no step).
   void finish() override {
     client_.finish();
     receive_final_shards();
@@ -44,26 +41,20 @@ class AsyncExchange final : public GradientExchange {
 
  private:
   void receive_final_shards() {
-    if (!evaluates_) return;
-    if (parameters_.empty()) {  // aborted before its first exchange: nothing to keep them in
-      std::vector<float> discarded(parameters_count_);
-      client_.receive_final_shards(discarded);
-      return;
-    }
-    client_.receive_final_shards(parameters_);
+    if (evaluates_) client_.receive_final_shards(parameters_);
   }
 
   ps::WorkerClient client_;
   bool evaluates_;
-  std::size_t parameters_count_;
-  std::span<float> parameters_;  // the model's parameters, as every exchange passes them
+  std::span<float> parameters_;  // the model's parameters, which every exchange updates
 };
 
 }  // namespace
 
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout, const ps::NodeLink* link) {
-  return std::make_unique<AsyncExchange>(world, topology, layout, link);
+                                                      const ps::ShardLayout& layout, const ps::NodeLink* link,
+                                                      std::span<float> parameters) {
+  return std::make_unique<AsyncExchange>(world, topology, layout, link, parameters);
 }
 
 }  // namespace psbench::train

@@ -72,6 +72,29 @@ std::string trace_document(const std::vector<std::string>& rank_events, const Tr
   return document;
 }
 
+results::ResumedFrom resumed_from(const ResumeState& resume) {
+  results::ResumedFrom from;
+  from.file = resume.path;
+  from.epoch = resume.epoch;
+  from.step = resume.step;
+  from.servers = resume.servers;
+  for (const WorkerPosition& position : resume.positions) {
+    from.worker_epochs.push_back(position.epoch);
+    from.worker_steps.push_back(position.step);
+  }
+  return from;
+}
+
+std::string resume_line(const ResumeState& resume, const ps::Topology& topology) {
+  std::string line = "resumed from " + resume.path + ": " + std::to_string(resume.epoch) + " epoch(s) done, step " +
+                     std::to_string(resume.step);
+  if (topology.servers > 0 && resume.servers != topology.servers) {
+    line += "; re-sharded from " + std::to_string(resume.servers) + " to " + std::to_string(topology.servers) +
+            " server(s)";
+  }
+  return line;
+}
+
 // Rank 0: the results file from every rank's entry, the trace, the summary and any warning; returns the
 // results document as written.
 nlohmann::json write_outputs(const std::vector<std::string>& reports, const std::vector<std::string>& traces,
@@ -85,6 +108,7 @@ nlohmann::json write_outputs(const std::vector<std::string>& reports, const std:
   facts.parameters = setup.parameters;
   facts.total_samples = setup.facts.total_samples;
   facts.live_epochs = live_epochs;
+  if (setup.resume) facts.resumed_from = resumed_from(*setup.resume);
   for (const results::RankEntry& rank_entry : per_rank) {
     if (rank_entry.flops_per_step) facts.flops_per_step = *rank_entry.flops_per_step;
     if (rank_entry.evaluation) facts.parameter_checksum = rank_entry.evaluation->parameter_checksum;
@@ -120,6 +144,7 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& op
   timer.add(Phase::kInitTotal, init_end - origin);
   trace.record(SliceKind::kInitTotal, origin, init_end);
   console.line(start_line(options, setup, init_end - origin));
+  if (setup.resume) console.line(resume_line(*setup.resume, setup.topology));
 
   std::vector<EpochRecord> live_epochs;
   const RoleContext context{world, options, timer, trace, console, live_epochs};

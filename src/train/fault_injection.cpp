@@ -40,6 +40,12 @@ class FaultyExchange final : public GradientExchange {
     computed_since_ = monotonic_seconds();
   }
   void finish() override { inner_->finish(); }
+  void abort() override { inner_->abort(); }
+  [[nodiscard]] bool stopped() const override { return inner_->stopped(); }
+  [[nodiscard]] std::span<const float> optimizer_velocity() const override { return inner_->optimizer_velocity(); }
+  void restore_optimizer_velocity(std::span<const float> velocity) override {
+    inner_->restore_optimizer_velocity(velocity);
+  }
 
  private:
   void before_step() {

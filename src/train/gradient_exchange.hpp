@@ -44,15 +44,21 @@ class GradientExchange {
   /// True once another rank's divergence has reached this worker (a server answered
   /// ps::kAbortedVersion, or the summed gradient came back non-finite): it must stop training.
   [[nodiscard]] virtual bool stopped() const { return false; }
+  /// The optimizer's momentum state where the worker keeps one (sync and local mode; empty otherwise).
+  [[nodiscard]] virtual std::span<const float> optimizer_velocity() const { return {}; }
+  /// Restores that state from a checkpoint (sync and local mode; the servers keep it in async mode).
+  virtual void restore_optimizer_velocity(std::span<const float> /*velocity*/) {}
 };
 
 /// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
 std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
 
 /// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
-/// by mailbox to the servers that link puts on this node (when given), by messages to the others.
+/// by mailbox to the servers that link puts on this node (when given), by messages to the others. The
+/// first worker receives the final shards into parameters (its model's) when it finishes.
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout, const ps::NodeLink* link);
+                                                      const ps::ShardLayout& layout, const ps::NodeLink* link,
+                                                      std::span<float> parameters);
 
 /// Synchronous data-parallel exchange over the workers' communicator: MPI_Allreduce (sum) of the gradients
 /// into a reduced buffer, scaled by 1/W, then SGD on every worker. own_steps is this worker's steps per

@@ -13,6 +13,8 @@ class LocalExchange final : public GradientExchange {
     const ScopedPhase update(timer, Phase::kServerUpdate);
     optimizer_.apply(parameters, gradients);
   }
+  [[nodiscard]] std::span<const float> optimizer_velocity() const override { return optimizer_.velocity(); }
+  void restore_optimizer_velocity(std::span<const float> velocity) override { optimizer_.restore_velocity(velocity); }
 
  private:
   ps::SgdOptimizer optimizer_;

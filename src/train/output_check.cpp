@@ -36,9 +36,21 @@ void check_writable_file(const std::string& path, const std::string& flag) {
   ::unlink(probe.c_str());
 }
 
+void check_readable_file(const std::string& path, const std::string& flag) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  if (!fs::exists(path, error)) throw UserError(flag + " '" + path + "': no such file");
+  if (fs::is_directory(path, error)) throw UserError(flag + " '" + path + "' is a folder, not a file");
+  const int descriptor = ::open(path.c_str(), O_RDONLY);
+  if (descriptor < 0) throw UserError(flag + " '" + path + "' cannot be read: " + std::strerror(errno));
+  ::close(descriptor);
+}
+
 void check_output_paths(const TrainOptions& options) {
   if (!options.out_path.empty()) check_writable_file(options.out_path, "--out");
   if (!options.trace_path.empty()) check_writable_file(options.trace_path, "--trace");
+  if (!options.checkpoint_path.empty()) check_writable_file(options.checkpoint_path, "--checkpoint");
+  if (!options.resume_path.empty()) check_readable_file(options.resume_path, "--resume");
 }
 
 }  // namespace psbench::train

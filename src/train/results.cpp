@@ -82,7 +82,9 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
       if (tally.test_accuracy) record.test_accuracy = tally.test_accuracy;
     }
   }
+  std::vector<EpochRecord> ran;
   for (std::size_t e = 0; e < records.size(); ++e) {
+    if (started[e] == std::numeric_limits<double>::max()) continue;  // before the epoch a resumed run began in
     EpochRecord& record = records[e];
     // An epoch starts when the previous one ended, or later when nothing ran in between (local mode's
     // evaluation after each epoch is not training time).
@@ -90,8 +92,9 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
     record.seconds = finished[e] - start;
     record.samples_per_s = record.seconds > 0.0 ? static_cast<double>(record.samples) / record.seconds : 0.0;
     record.mean_loss = record.steps > 0 ? loss_sums[e] / static_cast<double>(record.steps) : 0.0;
+    ran.push_back(record);
   }
-  return records;
+  return ran;
 }
 
 Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank) {
@@ -133,8 +136,10 @@ results::ServerSummary server_summary(const std::vector<results::RankEntry>& per
 results::ResultsFile assemble_results(const RunFacts& facts, std::vector<results::RankEntry> per_rank,
                                       results::Environment env) {
   std::vector<EpochRecord> epochs = epoch_records(per_rank);
-  for (std::size_t e = 0; e < epochs.size() && e < facts.live_epochs.size(); ++e) {
-    if (facts.live_epochs[e].utilization) epochs[e].utilization = facts.live_epochs[e].utilization;
+  for (EpochRecord& record : epochs) {  // by epoch: a resumed run's first epoch may have no line of its own
+    for (const EpochRecord& live : facts.live_epochs) {
+      if (live.epoch == record.epoch && live.utilization) record.utilization = live.utilization;
+    }
   }
   const Evaluation evaluation = final_evaluation(per_rank);
 
@@ -158,6 +163,7 @@ results::ResultsFile assemble_results(const RunFacts& facts, std::vector<results
   file.server = server_summary(per_rank);
   for (const EpochRecord& record : epochs) file.epochs.push_back(epoch_summary(record));
   file.load = load_entries(per_rank);
+  file.resumed_from = facts.resumed_from;
   file.per_rank = std::move(per_rank);
   return file;
 }

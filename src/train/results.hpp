@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,18 +13,20 @@ namespace psbench::train {
 
 /// Run-level facts that the per-rank reports do not carry.
 struct RunFacts {
-  TrainOptions options;                  ///< every flag
-  std::size_t parameters = 0;            ///< P
-  double flops_per_step = 0.0;           ///< forward and backward FLOPs of one full-batch step
-  std::uint64_t total_samples = 0;       ///< training samples in the file
-  std::string parameter_checksum;        ///< FNV-1a of the final parameters' bytes, hex
-  std::vector<EpochRecord> live_epochs;  ///< epoch lines as rank 0 printed them (utilisation in async mode)
+  TrainOptions options;                              ///< every flag
+  std::size_t parameters = 0;                        ///< P
+  double flops_per_step = 0.0;                       ///< forward and backward FLOPs of one full-batch step
+  std::uint64_t total_samples = 0;                   ///< training samples in the file
+  std::string parameter_checksum;                    ///< FNV-1a of the final parameters' bytes, hex
+  std::vector<EpochRecord> live_epochs;              ///< epoch lines as rank 0 printed them (utilisation in async mode)
+  std::optional<results::ResumedFrom> resumed_from;  ///< the checkpoint the run resumed from, if any
 };
 
 /// Largest seconds of each phase over the per_rank entries.
 PhaseSeconds max_phases(const std::vector<results::RankEntry>& per_rank);
 
-/// Per-epoch records over all workers, from the workers' tallies in per_rank.
+/// Per-epoch records over all workers, from the workers' tallies in per_rank (only the epochs some worker
+/// ran: a resumed run starts at its checkpoint's epoch).
 std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& per_rank);
 
 /// The evaluation of the final parameters, from the per_rank entry that carries it.

@@ -1,10 +1,12 @@
 #include "train/roles.hpp"
 
 #include <array>
+#include <optional>
 #include <vector>
 
 #include "ps/server.hpp"
 #include "ps/shard_layout.hpp"
+#include "train/checkpoint_writers.hpp"
 #include "train/evaluation.hpp"
 #include "train/fault_injection.hpp"
 #include "train/gradient_exchange.hpp"
@@ -23,7 +25,8 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
   switch (context.options.mode) {
     case Mode::kAsync:
       return make_async_exchange(context.world, setup.topology,
-                                 ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get());
+                                 ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
+                                 setup.model->parameters());
     case Mode::kSync:
       return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps);
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
@@ -53,6 +56,16 @@ EpochRecord sync_epoch_record(const RunSetup& setup, const EpochTally& tally) {
                      totals[2], seconds);
 }
 
+// The shard's slice of the saved velocity (whatever the server count that saved it) and the workers' epochs.
+void resume_server(ps::Server& server, const ps::ShardLayout& layout, RunSetup& setup) {
+  const ResumeState& resume = *setup.resume;
+  const std::span<const float> velocity(resume.velocity);
+  std::vector<std::uint32_t> epochs;
+  for (const WorkerPosition& position : resume.positions) epochs.push_back(position.epoch);
+  server.resume(velocity.subspan(layout.begin(setup.topology.rank), layout.size(setup.topology.rank)), epochs);
+  std::vector<float>().swap(setup.resume->velocity);
+}
+
 }  // namespace
 
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
@@ -62,6 +75,10 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
   server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
+  if (setup.resume) resume_server(server, layout, setup);
+  ServerCheckpoints checkpoints(context.options, setup, layout, server);
+  server.set_push_observer(
+      [&checkpoints](int source, const ps::PushHeader& header) { checkpoints.on_push(source, header); });
   const double serve_start = monotonic_seconds();
   double epoch_start = serve_start;
   double service_before = 0.0;
@@ -89,6 +106,9 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
   context.trace.record(SliceKind::kServe, serve_start, serve_end);
   server.send_final_shard(setup.topology.worker_rank(0));
+  if (const std::string line = checkpoint_line(context.options, checkpoints.tally()); !line.empty()) {
+    context.console.line(line);
+  }
   report.shard = setup.topology.rank;
   report.shard_begin = layout.begin(report.shard);
   report.shard_size = layout.size(report.shard);
@@ -99,8 +119,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   const TrainOptions& options = context.options;
   const data::Samples& samples = setup.loaded->samples;
   const std::size_t own_steps = steps_per_epoch(samples.count(), static_cast<std::size_t>(options.batch));
-  const std::unique_ptr<GradientExchange> exchange = with_faults(
-      make_exchange(context, setup, own_steps), options.fault, options.straggler, context.world.rank());
+  const std::unique_ptr<GradientExchange> exchange =
+      with_faults(make_exchange(context, setup, own_steps), options.fault, options.straggler, context.world.rank());
   WorkerSettings settings;
   settings.model_spec = options.model_spec;
   settings.batch = options.batch;
@@ -109,12 +129,24 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   settings.threads = options.threads;
   settings.warmup_steps = options.warmup_steps;
   WorkerTrainer trainer(samples, *setup.model, *exchange, settings, context.timer, context.trace);
+  std::uint32_t first_epoch = 0;
+  if (setup.resume) {
+    const WorkerPosition position = setup.resume->positions.at(static_cast<std::size_t>(setup.topology.worker_index()));
+    trainer.resume_at(position.epoch, static_cast<std::size_t>(position.step));
+    exchange->restore_optimizer_velocity(setup.resume->velocity);  // sync and local; the servers keep it in async
+    first_epoch = position.epoch;
+  }
 
   const auto epochs = static_cast<std::uint32_t>(options.epochs);
+  std::optional<ReplicaCheckpoints> checkpoints;  // sync and local: the first worker writes them alone
+  if (options.mode != Mode::kAsync && context.world.rank() == 0) {
+    checkpoints.emplace(options, setup, *setup.model, *exchange);
+  }
   StepObserver observer;
   if (context.world.rank() == 0) {
     observer = [&](const StepInfo& step, std::size_t steps) {
       context.console.progress(step.epoch, epochs, step.step, steps, step.loss);
+      if (checkpoints) checkpoints->after_step(step, steps);
     };
   }
   WorkerReport report;
@@ -123,7 +155,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   report.first_index = samples.first_index;
   report.load = setup.loaded->timing;
   report.epochs.reserve(epochs);
-  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
+  for (std::uint32_t epoch = first_epoch; epoch < epochs; ++epoch) {
     const EpochTally tally = trainer.run_epoch(epoch, observer);
     if (trainer.stop()) break;  // every rank learns of it, and no epoch record is made
     report.epochs.push_back(tally);
@@ -148,6 +180,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
     (stop->own_loss ? report.diverged : report.stopped) = line;
   }
   if (!trainer.stop() || !trainer.stop()->own_loss) exchange->finish();  // abort() already told the servers
+  if (checkpoints && !options.checkpoint_path.empty())
+    context.console.line(checkpoint_line(options, checkpoints->tally()));
   report.visits = trainer.visits();
   std::uint64_t steps = 0;
   for (const EpochTally& tally : report.epochs) steps += tally.steps;

@@ -6,6 +6,7 @@
 #include "common/check.hpp"
 #include "common/error.hpp"
 #include "mpi/collective_error.hpp"
+#include "train/resume.hpp"
 
 namespace psbench::train {
 namespace {
@@ -95,6 +96,7 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
     if (options.mode == Mode::kLocal) setup.test = data::load_split(options.data_path, "test");
   });
 
+  setup.resume = share_resume(world, options, setup, first_worker);
   // One source of truth for the initial weights: MPI writes the first worker's straight into every other
   // rank's model (or the servers' copy), so all ranks start identical whatever their thread counts.
   std::span<float> initial;

@@ -11,6 +11,7 @@
 #include "nn/model.hpp"
 #include "ps/node_link.hpp"
 #include "ps/topology.hpp"
+#include "train/resume_state.hpp"
 #include "train/trace_recorder.hpp"
 #include "train/train_options.hpp"
 
@@ -35,11 +36,13 @@ struct RunSetup {
                                            ///< link's window when a server shares the node; freed before link)
   std::vector<float> initial_parameters;   ///< servers' copy of the initial parameters
   std::optional<data::Samples> test;       ///< the test split (local mode, evaluated every epoch)
+  std::optional<ResumeState> resume;       ///< with --resume: where the run continues from
 };
 
 /// Collective: validates the flags, splits roles, loads every worker's partition (Phase::kInitIo), checks
 /// the flags against the data, builds the workers' models and gives every rank the first worker's initial
-/// parameters by broadcast. Bad input throws CollectiveUserError on every rank.
+/// parameters by broadcast (with --resume, the checkpoint's, and every rank learns where to continue).
+/// Bad input throws CollectiveUserError on every rank.
 RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options, PhaseTimer& timer,
                     TraceRecorder& trace);
 

@@ -39,6 +39,8 @@ class SyncExchange final : public GradientExchange {
   }
 
   [[nodiscard]] bool stopped() const override { return stopped_; }
+  [[nodiscard]] std::span<const float> optimizer_velocity() const override { return optimizer_.velocity(); }
+  void restore_optimizer_velocity(std::span<const float> velocity) override { optimizer_.restore_velocity(velocity); }
 
  private:
   // MPI reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.

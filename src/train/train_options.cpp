@@ -38,6 +38,9 @@ void validate_options(const TrainOptions& options, int world_size) {
     throw UserError("--stall-timeout must be 0 (off) or a positive number of seconds, got " +
                     std::to_string(options.stall_timeout));
   }
+  if (options.checkpoint_every && options.checkpoint_path.empty()) {
+    throw UserError("--checkpoint-every needs --checkpoint FILE.h5: the file to write the checkpoints to");
+  }
   validate_faults(options.fault, options.straggler, world_size, options.mode == Mode::kAsync ? options.servers : 0);
   switch (options.mode) {
     case Mode::kAsync:
@@ -81,7 +84,14 @@ results::Config options_config(const TrainOptions& options) {
           options.seed,
           options.out_path,
           options.trace_path,
-          options.quiet};
+          options.quiet,
+          fault_text(options.fault),
+          straggler_text(options.straggler),
+          options.stall_timeout,
+          options.checkpoint_path,
+          options.checkpoint_path.empty() ? ""
+                                          : checkpoint_every_text(options.checkpoint_every.value_or(CheckpointEvery{})),
+          options.resume_path};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -2,13 +2,15 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "data/loader.hpp"
 #include "ps/stall_watch.hpp"
-#include "train/fault_plan.hpp"
 #include "results/results_file.hpp"
+#include "train/checkpoint_schedule.hpp"
+#include "train/fault_plan.hpp"
 
 namespace psbench::train {
 
@@ -42,6 +44,9 @@ struct TrainOptions {
   FaultPlan fault;                                  ///< --inject-fault: a crash or stall on one rank
   StragglerPlan straggler;                          ///< --straggler: one worker's compute slowed
   double stall_timeout = ps::kDefaultStallTimeoutSeconds;  ///< --stall-timeout: seconds of silence; 0 off
+  std::string checkpoint_path;                             ///< --checkpoint: HDF5 checkpoint file, empty for none
+  std::optional<CheckpointEvery> checkpoint_every;         ///< --checkpoint-every as given (epoch when absent)
+  std::string resume_path;                                 ///< --resume: checkpoint to continue from, empty for none
 };
 
 /// The flag spelling of a mode ("async", "sync", "local").

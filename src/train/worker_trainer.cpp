@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "common/check.hpp"
 
@@ -38,7 +39,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   const auto batch = static_cast<std::size_t>(settings_.batch);
   const std::size_t steps = exchange_.steps_per_epoch(own_steps_);
   const std::span<float> parameters = model_.parameters();
-  for (std::size_t step = 0; step < steps; ++step) {
+  for (std::size_t step = std::exchange(first_step_, 0); step < steps; ++step) {
     StepInfo info;
     info.epoch = epoch;
     info.step = step;
@@ -90,6 +91,17 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
+}
+
+void WorkerTrainer::resume_at(std::uint32_t epoch, std::size_t step) {
+  const std::size_t own = std::min(step, own_steps_);
+  steps_done_ = static_cast<std::uint64_t>(epoch) * own_steps_ + own;
+  std::fill(visit_counts_.begin(), visit_counts_.end(), epoch);
+  order_.shuffle(epoch);
+  for (std::size_t s = 0; s < own; ++s) {
+    for (const std::uint32_t index : order_.batch(s, static_cast<std::size_t>(settings_.batch))) ++visit_counts_[index];
+  }
+  first_step_ = step;
 }
 
 // Sync mode's padded step: joins the allreduce with zeros; false when the run stopped there.

@@ -75,6 +75,10 @@ class WorkerTrainer {
   /// Runs one epoch; observer (if set) is called after every step. A non-finite loss, or an exchange that
   /// reports another rank's, ends the epoch early and sets stop().
   EpochTally run_epoch(std::uint32_t epoch, const StepObserver& observer = {});
+  /// Resuming from a checkpoint, before the first run_epoch (which must be of epoch): that epoch starts at
+  /// step, the earlier epochs' and its first step batches count as visited (the interrupted run trained
+  /// them) and so do their steps for the warm-up.
+  void resume_at(std::uint32_t epoch, std::size_t step);
   /// Where training stopped early (no more epochs may run), if it did.
   [[nodiscard]] const std::optional<StopPoint>& stop() const { return stop_; }
   /// The visit counts' check so far.
@@ -100,6 +104,7 @@ class WorkerTrainer {
   std::vector<std::uint32_t> visit_counts_;
   VisitCheck visit_check_;
   std::optional<StopPoint> stop_;
+  std::size_t first_step_ = 0;  // where the next epoch starts (non-zero only when resumed mid-epoch)
 };
 
 }  // namespace psbench::train

@@ -51,8 +51,9 @@ RankEntry server_rank() {
 
 ResultsFile sample_results() {
   ResultsFile file;
-  file.config = {"f.h5",  "mlp:32",     20,      2,     0.01, 0.9, 0,        1,  "shared-memory",
-                 "async", "sequential", "whole", false, 1,    7,   "r.json", "", true};
+  file.config = {"f.h5",       "mlp:32", 20,      2, 0.01, 0.9,      0,  1,    "shared-memory",       "async",
+                 "sequential", "whole",  false,   1, 7,    "r.json", "", true, "crash:rank=1,step=5", "",
+                 300.0,        "c.h5",   "epoch", ""};
   file.env.hosts = {"node-a"};
   file.env.ranks = 2;
   file.env.ranks_per_host = {{"node-a", 2}};
@@ -119,6 +120,29 @@ TEST(ResultsSchema, WritesFormatTwoAndTheDocumentedKeys) {
   EXPECT_TRUE(document["epochs"][1]["utilization"].is_null());
   EXPECT_EQ(document["load"][0]["rank"], 1);
   EXPECT_EQ(document["load"][0]["mode"], "sequential+whole");
+}
+
+TEST(ResultsSchema, ResumedFromRoundTripsAndIsAbsentWhenNotResumed) {
+  ResultsFile file = sample_results();
+  EXPECT_FALSE(sample_json().contains("resumed_from"));
+  file.resumed_from = ResumedFrom{"c.h5", 1, 80, 2, {1, 2}, {19, 0}};
+  const Json document = Json::parse(results_text(file));
+  EXPECT_EQ(document["resumed_from"]["step"], 80);
+  EXPECT_EQ(document["resumed_from"]["worker_steps"], Json::parse("[19, 0]"));
+  EXPECT_EQ(document["config"]["inject_fault"], "crash:rank=1,step=5");
+  EXPECT_EQ(document["config"]["checkpoint_every"], "epoch");
+  EXPECT_EQ(parse_results(document.dump(), "r.json"), file);
+}
+
+TEST(ResultsSchema, FilesWithoutTheFaultAndCheckpointKeysStillRead) {
+  Json document = sample_json();
+  for (const char* key : {"inject_fault", "straggler", "stall_timeout", "checkpoint", "checkpoint_every", "resume"}) {
+    document["config"].erase(key);
+  }
+  const ResultsFile file = parse_results(document.dump(), "r.json");
+  EXPECT_FALSE(file.config.inject_fault.has_value());
+  EXPECT_FALSE(file.config.stall_timeout.has_value());
+  EXPECT_FALSE(file.resumed_from.has_value());
 }
 
 TEST(ResultsSchema, ExtraKeysAreIgnored) {
