@@ -17,8 +17,8 @@ void check_writable_file(const std::string& path, const std::string& flag) {
   std::error_code error;
   const fs::path target = fs::absolute(path, error);
   if (fs::is_directory(target, error)) {
-    throw UserError(flag + " '" + path + "' is a folder: name a file, e.g. " +
-                    (fs::path(path) / "results.json").string());
+    const char* example = flag == "--checkpoint" ? "checkpoint.h5" : flag == "--trace" ? "trace.json" : "results.json";
+    throw UserError(flag + " '" + path + "' is a folder: name a file, e.g. " + (fs::path(path) / example).string());
   }
   // The writer creates missing folders too; a probe file then proves that files can be made there.
   const fs::path folder = target.parent_path();
