@@ -67,10 +67,11 @@ row "--resume not HDF5" $run $ok --resume "$work/text.h5"
 row "--resume HDF5 but no checkpoint (the data file)" $run $ok --resume "$work/f600.h5"
 row "crash: worker rank 2 at step 30, --checkpoint-every 20" $run $ok --checkpoint "$ck" --checkpoint-every 20 \
   --inject-fault crash:rank=2,step=30
-row "--resume that checkpoint with another --model" $run $ok --model mlp:16 --resume "$ck"
+bare="mpirun -np 3 --oversubscribe $psbench train --batch 20 --momentum 0.5 --quiet $ok"  # for another model or --epochs
+row "--resume that checkpoint with another --model" $bare --model mlp:16 --epochs 4 --resume "$ck"
 row "--resume it with another --data shape" $run --data "$work/f300.h5" --out "$work/r.json" --resume "$ck"
 row "--resume it with another worker count (2 servers + 1 worker)" $run $ok --servers 2 --resume "$ck"
-row "--resume it with --epochs 1 (nothing left)" $run $ok --epochs 1 --resume "$ck"
+row "--resume it with --epochs 1 (nothing left)" $bare --model mlp:32 --epochs 1 --resume "$ck"
 loud="train --model mlp:32 --batch 20 --epochs 4 --momentum 0.5 $ok --resume $ck"  # prints the resume line
 row "--resume it on 2 servers + 2 workers (re-sharded): finishes" mpirun -np 4 --oversubscribe "$psbench" $loud --servers 2
 row "--resume it as it was written: finishes" mpirun -np 3 --oversubscribe "$psbench" $loud
