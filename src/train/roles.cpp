@@ -66,6 +66,26 @@ void resume_server(ps::Server& server, const ps::ShardLayout& layout, RunSetup& 
   std::vector<float>().swap(setup.resume->velocity);
 }
 
+// Resuming: the trainer skips to this worker's position and (sync and local) the exchange takes the saved
+// velocity back; returns the first epoch to run.
+std::uint32_t resume_worker(const RunSetup& setup, WorkerTrainer& trainer, GradientExchange& exchange) {
+  if (!setup.resume) return 0;
+  const WorkerPosition position = setup.resume->positions.at(static_cast<std::size_t>(setup.topology.worker_index()));
+  trainer.resume_at(position.epoch, static_cast<std::size_t>(position.step));
+  exchange.restore_optimizer_velocity(setup.resume->velocity);  // the servers keep it in async mode
+  return position.epoch;
+}
+
+// Rank 0's progress line after every step, and its checkpoints when it writes them (sync and local mode).
+StepObserver step_observer(const RoleContext& context, ReplicaCheckpoints* checkpoints) {
+  if (context.world.rank() != 0) return {};
+  const auto epochs = static_cast<std::uint32_t>(context.options.epochs);
+  return [&context, checkpoints, epochs](const StepInfo& step, std::size_t steps) {
+    context.console.progress(step.epoch, epochs, step.step, steps, step.loss);
+    if (checkpoints != nullptr) checkpoints->after_step(step, steps);
+  };
+}
+
 }  // namespace
 
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
@@ -129,26 +149,13 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   settings.threads = options.threads;
   settings.warmup_steps = options.warmup_steps;
   WorkerTrainer trainer(samples, *setup.model, *exchange, settings, context.timer, context.trace);
-  std::uint32_t first_epoch = 0;
-  if (setup.resume) {
-    const WorkerPosition position = setup.resume->positions.at(static_cast<std::size_t>(setup.topology.worker_index()));
-    trainer.resume_at(position.epoch, static_cast<std::size_t>(position.step));
-    exchange->restore_optimizer_velocity(setup.resume->velocity);  // sync and local; the servers keep it in async
-    first_epoch = position.epoch;
-  }
-
+  const std::uint32_t first_epoch = resume_worker(setup, trainer, *exchange);
   const auto epochs = static_cast<std::uint32_t>(options.epochs);
   std::optional<ReplicaCheckpoints> checkpoints;  // sync and local: the first worker writes them alone
   if (options.mode != Mode::kAsync && context.world.rank() == 0) {
     checkpoints.emplace(options, setup, *setup.model, *exchange);
   }
-  StepObserver observer;
-  if (context.world.rank() == 0) {
-    observer = [&](const StepInfo& step, std::size_t steps) {
-      context.console.progress(step.epoch, epochs, step.step, steps, step.loss);
-      if (checkpoints) checkpoints->after_step(step, steps);
-    };
-  }
+  const StepObserver observer = step_observer(context, checkpoints ? &*checkpoints : nullptr);
   WorkerReport report;
   report.index = setup.topology.worker_index();
   report.samples = samples.count();
