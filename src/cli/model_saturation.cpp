@@ -17,6 +17,7 @@ struct SaturationFlags {
   std::string kind = "all";
   std::string clients;
   std::string times = "measured";
+  std::string cpu = "auto";
   std::string format = "table";
   std::string out;
   std::uint64_t seed = 1;
@@ -35,6 +36,12 @@ perf::TimeDistribution parse_times(const std::string& word) {
   throw UserError("--times '" + word + "' is not one of: measured, exponential");
 }
 
+bool parse_cpu(const std::string& word) {
+  if (word == "auto") return true;
+  if (word == "off") return false;
+  throw UserError("--cpu '" + word + "' is not one of: auto, off");
+}
+
 perf::OutputFormat parse_saturation_format(const std::string& word) {
   if (word == "json") return perf::OutputFormat::kJson;
   if (word == "csv") return perf::OutputFormat::kCsv;
@@ -47,6 +54,7 @@ void run_saturation(const SaturationFlags& flags) {
   request.kinds = parse_saturation_kinds(flags.kind);
   request.times = parse_times(flags.times);
   request.seed = flags.seed;
+  request.cpu_station = parse_cpu(flags.cpu);
   if (!flags.clients.empty()) request.clients = perf::parse_count_list(flags.clients, "--clients");
   const perf::OutputFormat format = parse_saturation_format(flags.format);
   const results::SaturationFile file = results::read_saturation_file(flags.bench);
@@ -74,6 +82,10 @@ void add_saturation(CLI::App& model) {
   command->add_option("--kind", flags->kind, "mva, sim or all")->capture_default_str();
   command->add_option("--clients", flags->clients, "LIST of client counts (default: each run's measured k)");
   command->add_option("--times", flags->times, "measured (D's cv; Z and c fixed) or exponential")
+      ->capture_default_str();
+  command
+      ->add_option("--cpu", flags->cpu,
+                   "auto (the node's cores as a station where servers + clients outnumber them) or off")
       ->capture_default_str();
   command->add_option("--format", flags->format, "table, json or csv")->capture_default_str();
   command->add_option("--seed", flags->seed, "sim: seed of the time draws")->capture_default_str();

@@ -18,6 +18,7 @@ struct SaturationRequest {
   TimeDistribution times = TimeDistribution::kCalibrated;  ///< measured cv or exponential
   std::uint64_t seed = 1;                                  ///< sim's seed
   double sim_exchanges = 1000.0;                           ///< sim: exchanges counted per point
+  bool cpu_station = true;                                 ///< model the node's cores (SaturationInputs::cpu_station)
 };
 
 /// One kind's curve for one run, beside the measurement.

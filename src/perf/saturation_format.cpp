@@ -25,7 +25,8 @@ Ordered inputs_json(const SaturationComparison& c) {
           {"service_us", 1e6 * in.service_s},
           {"service_cv", in.service_cv},
           {"overhead_us", 1e6 * in.overhead_s},
-          {"cores", in.cores}};
+          {"cores", in.cores},
+          {"cpu_station", in.cpu_station}};
 }
 
 Ordered curve_json(const SaturationComparison& c, const SaturationCurve& curve) {
@@ -66,9 +67,9 @@ std::string run_heading(const SaturationComparison& c) {
   const SaturationInputs& in = c.inputs;
   char line[256];
   std::snprintf(line, sizeof line,
-                "S = %d, P = %llu, Z = %.0f us, D = %.0f us (cv %.2f), client overhead c = %.0f us, %d cores\n",
+                "S = %d, P = %llu, Z = %.0f us, D = %.0f us (cv %.2f), client overhead c = %.0f us, %d cores%s\n",
                 in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s,
-                in.service_cv, 1e6 * in.overhead_s, in.cores);
+                in.service_cv, 1e6 * in.overhead_s, in.cores, in.cpu_station ? "" : " (not modelled: --cpu off)");
   return line;
 }
 

@@ -14,6 +14,11 @@ constexpr double kFixedPointTolerance = 1e-6;
 constexpr double kMinFreeCores = 0.25;  // the servers never take all the clients' cores
 constexpr double kKneeShare = 0.9;      // the benchmark's knee: within 10% of the plateau
 
+// m / (m - S U): how much slower a client's overhead runs with the servers' busy cores taken from the m cores.
+double cpu_inflation(double cores, int servers, double utilization) {
+  return cores / std::max(kMinFreeCores, cores - servers * utilization);
+}
+
 std::string run_name(const results::SaturationRun& run) {
   return "server_saturation run S = " + std::to_string(run.servers) + ", P = " + std::to_string(run.parameters);
 }
@@ -35,8 +40,7 @@ SaturationPrediction solve_shared(const SaturationInputs& inputs, int clients, T
   for (int round = 0;; ++round) {
     const ClosedNetwork network = saturation_network(inputs, clients, inflation, times);
     const MvaPoint point = solve_mva(network, static_cast<std::size_t>(clients)).back();
-    const double busy = inputs.servers * point.utilization.front();
-    const double next = cores / std::max(kMinFreeCores, cores - busy);
+    const double next = cpu_inflation(cores, inputs.servers, point.utilization.front());
     if (std::abs(next - inflation) < kFixedPointTolerance || round + 1 == kFixedPointRounds)
       return from_point(inputs, clients, true, point);
     inflation = next;
@@ -45,7 +49,7 @@ SaturationPrediction solve_shared(const SaturationInputs& inputs, int clients, T
 
 }  // namespace
 
-SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores) {
+SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station) {
   const auto first = std::find_if(run.points.begin(), run.points.end(),
                                   [](const results::SaturationPoint& p) { return p.clients == 1; });
   if (first == run.points.end())
@@ -62,11 +66,13 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores)
   inputs.service_cv = std::max(0.0, run.service_cv);
   inputs.overhead_s = 1e-6 * std::max(0.0, first->response_us - run.service_us);
   inputs.cores = cores;
+  inputs.cpu_station = cpu_station;
+  if (saturation_cores_shared(inputs, 1)) inputs.overhead_s /= cpu_inflation(cores, run.servers, first->utilization);
   return inputs;
 }
 
 bool saturation_cores_shared(const SaturationInputs& inputs, int clients) {
-  return inputs.servers + clients > inputs.cores;
+  return inputs.cpu_station && inputs.servers + clients > inputs.cores;
 }
 
 ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double cpu_inflation,

@@ -19,6 +19,7 @@ struct SaturationInputs {
   double service_cv = 0.0;       ///< coefficient of variation of D at k = 1
   double overhead_s = 0.0;       ///< c: a client's exchange time outside the servers' clock, k = 1 response - D
   int cores = 1;                 ///< the node's cores (context.cores)
+  bool cpu_station = true;       ///< model the cores where the active ranks outnumber them (false: a core each)
 };
 
 /// One predicted point of a saturation curve.
@@ -30,12 +31,14 @@ struct SaturationPrediction {
   double queue_length = 0.0;   ///< mean clients inside an exchange (X x response)
 };
 
-/// The inputs of one run; cores from the file's context. Throws UserError (naming the run) for a run with no
-/// k = 1 point, a service time that is not positive, a negative think time or cores below 1.
-SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores);
+/// The inputs of one run; cores from the file's context. Where the k = 1 point already shared the cores
+/// (cpu_station and S + 1 > cores), c is taken back to a free core's: divided by m / (m - S U) with that point's
+/// utilisation U. Throws UserError (naming the run) for a run with no k = 1 point, a service time that is not
+/// positive, a negative think time or cores below 1.
+SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station = true);
 
-/// True when the k clients' exchange overhead shares the node's cores with the S servers: the S + k active ranks
-/// outnumber the cores (the clients' sleep takes no core).
+/// True when the k clients' exchange overhead shares the node's cores with the S servers: cpu_station is set and
+/// the S + k active ranks outnumber the cores (the clients' sleep takes no core).
 bool saturation_cores_shared(const SaturationInputs& inputs, int clients);
 
 /// The closed network of k clients: a delay of Z (plus c while no core is shared); the S servers as one

@@ -109,7 +109,7 @@ TEST(SaturationKnee, FirstClientCountWithinTenPercentOfThePlateau) {
 TEST(SaturationSim, AgreesWithExactMvaWithExponentialTimes) {
   const std::vector<int> clients = {1, 2, 3, 4, 8};
   const auto mva = predict_saturation_mva(inputs(), clients, TimeDistribution::kExponential);
-  const auto sim = simulate_saturation(inputs(), clients, {TimeDistribution::kExponential, 7, 20000.0});
+  const auto sim = simulate_saturation(inputs(), clients, {TimeDistribution::kExponential, 7, 10000.0});
   ASSERT_EQ(sim.size(), clients.size());
   for (std::size_t i = 0; i < clients.size(); ++i) {
     EXPECT_NEAR(sim[i].updates_per_s / mva[i].updates_per_s, 1.0, 0.05) << "k = " << clients[i];
@@ -131,6 +131,19 @@ TEST(SaturationInputsFromFile, TakesTheClientOverheadAtOneClient) {
   EXPECT_DOUBLE_EQ(in.service_s, 1000e-6);
   EXPECT_NEAR(in.overhead_s, 100e-6, 1e-12);
   EXPECT_EQ(in.cores, 2);
+}
+
+TEST(SaturationInputsFromFile, TakesTheSharingAtOneClientOutOfTheOverhead) {
+  // Two servers and one client on 2 cores at k = 1, the busiest server at U = 0.3: the client ran on
+  // m - S U = 1.4 of m = 2 cores, so its overhead on a free core is 100 us x 1.4 / 2.
+  results::SaturationRun run = measured_run();
+  run.servers = 2;
+  const SaturationInputs shared = saturation_inputs(run, 2);
+  EXPECT_NEAR(shared.overhead_s, 100e-6 * 1.4 / 2.0, 1e-12);
+  const SaturationInputs free = saturation_inputs(run, 2, false);
+  EXPECT_NEAR(free.overhead_s, 100e-6, 1e-12);
+  EXPECT_FALSE(saturation_cores_shared(free, 16));
+  EXPECT_TRUE(saturation_cores_shared(shared, 1));
 }
 
 TEST(SaturationInputsFromFile, RefusesARunItCannotTake) {
