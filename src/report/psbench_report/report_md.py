@@ -103,8 +103,9 @@ def write_report(context, results: list, command: str) -> Path:
              "The figures and answers of the 2016 study (Hashemi et al., arXiv 1612.00521) for this sweep; "
              "the questions RQ1-RQ5 are DESIGN.md's.", ""]
     parts += _provenance(context, command) + _not_drawn(results)
-    for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves), answers.rq3(sweep, curves, context.bench, context.saturation),
-                   answers.rq4(sweep, curves), answers.rq5(sweep, curves)):
+    for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves),
+                   answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
+                   answers.rq5(sweep, curves)):
         parts += [answer, ""]
     parts += _figures(results) + _runs_table(sweep) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
