@@ -61,7 +61,7 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   SaturationInputs inputs;
   inputs.servers = run.servers;
   inputs.parameters = run.parameters;
-  inputs.think_s = 1e-6 * run.think_us;
+  inputs.think_s = 1e-6 * run.think_measured_us.value_or(run.think_us);  // what the clients slept
   inputs.service_s = 1e-6 * run.service_us;
   inputs.service_cv = std::max(0.0, run.service_cv);
   inputs.overhead_s = 1e-6 * std::max(0.0, first->response_us - run.service_us);
