@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "perf/sim_platform.hpp"
+#include "perf/sim_shared_cpu.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;
@@ -46,8 +48,33 @@ struct World {
   sg4::BarrierPtr start;
   SimMeasures measures;
   double started_at = 0.0;
-  std::vector<std::uint64_t> versions;  // per server
+  std::vector<std::uint64_t> versions;                  // per server
+  std::vector<std::unique_ptr<SharedCpu>> shared_cpus;  // one per host with more ranks than cores
+  std::vector<SharedCpu*> rank_cpu;                     // per rank: its host's SharedCpu, or none
 };
+
+// Gives each host that holds more ranks than cores a SharedCpu (unless SimGrid's own CPU model is asked for).
+void share_crowded_hosts(World& world) {
+  const std::vector<sg4::Host*>& hosts = world.platform.rank_hosts;
+  world.rank_cpu.assign(hosts.size(), nullptr);
+  if (world.options.cpu != CpuModel::kSharedCpu) return;
+  std::map<sg4::Host*, std::vector<std::size_t>> ranks_of;
+  for (std::size_t rank = 0; rank < hosts.size(); ++rank) ranks_of[hosts[rank]].push_back(rank);
+  for (const auto& [host, ranks] : ranks_of) {
+    if (static_cast<int>(ranks.size()) <= host->get_core_count()) continue;
+    world.shared_cpus.push_back(std::make_unique<SharedCpu>(host, host->get_core_count()));
+    for (const std::size_t rank : ranks) world.rank_cpu[rank] = world.shared_cpus.back().get();
+  }
+}
+
+// Runs `seconds` of one core's work for `rank`, shared with the other ranks of its host by weight.
+void compute(World& world, int rank, double seconds, double weight) {
+  SharedCpu* cpu = world.rank_cpu[static_cast<std::size_t>(rank)];
+  if (cpu != nullptr)
+    cpu->execute(seconds, weight);
+  else
+    sg4::this_actor::execute(seconds * kSimFlopsPerS, weight);
+}
 
 sg4::Mailbox* server_box(int s) { return sg4::Mailbox::by_name("server-" + std::to_string(s)); }
 sg4::Mailbox* worker_box(int w) { return sg4::Mailbox::by_name("worker-" + std::to_string(w)); }
@@ -78,7 +105,7 @@ void worker(World& world, int index, std::uint64_t seed) {
   std::vector<std::uint64_t> seen(static_cast<std::size_t>(c.servers), 0);
   const auto steps = static_cast<long>(c.steps_per_worker);
   for (long step = 0; step < steps; ++step) {
-    sg4::this_actor::execute(sampler.draw(c.compute_s, c.compute_cv) * kSimFlopsPerS);
+    compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
     for (int s = 0; s < c.servers; ++s)
       server_box(s)->put_init(new Message{index, seen[s], false}, shard_bytes(world))->detach();
@@ -108,7 +135,7 @@ void server(World& world, int shard, std::uint64_t seed) {
     const double begin = sg4::Engine::get_clock();
     world.measures.staleness_sum += static_cast<double>(world.versions[shard] - message->version);
     world.measures.shard_updates += 1.0;
-    sg4::this_actor::execute(sampler.draw(c.service_s, c.service_cv) * kSimFlopsPerS, world.options.server_priority);
+    compute(world, shard, sampler.draw(c.service_s, c.service_cv), world.options.server_priority);
     ++world.versions[shard];
     worker_box(message->worker)->put(new Message{shard, world.versions[shard], false}, shard_bytes(world));
     world.measures.server_busy_s += sg4::Engine::get_clock() - begin;
@@ -133,6 +160,7 @@ SimMeasures run_simulation(const StepCosts& costs, const Scenario& scenario, con
   world->platform = build_platform(costs, scenario, options.seed);
   world->start = sg4::Barrier::create(static_cast<unsigned>(costs.workers + costs.servers));
   world->versions.assign(static_cast<std::size_t>(costs.servers), 0);
+  share_crowded_hosts(*world);
   std::mt19937_64 seeds(options.seed);
   for (int s = 0; s < costs.servers; ++s) {
     sg4::Actor::create("server-" + std::to_string(s), world->platform.rank_hosts[s],

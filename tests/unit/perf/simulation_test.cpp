@@ -83,6 +83,29 @@ TEST(Simulation, SequentialLoaderPassesTheToken) {
   EXPECT_NEAR(parallel.init_io_s, revised_init_io(costs, IoMode::kParallel), 1e-9);  // 0.01 + 4e6 / 1e8
 }
 
+// 14 ranks on 2 cores: perf::SharedCpu shares them as SimGrid's CPU model would, so every measure is the same.
+TEST(Simulation, SharedCpuMatchesSimGridsCpuModelOnACrowdedHost) {
+  Scenario scenario = this_machine();
+  scenario.platform.cores_per_node = 2;
+  StepCosts costs = costs_for(12, 2, 40);
+  costs.cores_per_node = 2;
+  costs.compute_cv = 0.3;
+  costs.service_cv = 0.2;
+  for (const TimeDistribution times : {TimeDistribution::kCalibrated, TimeDistribution::kExponential}) {
+    SimOptions fast;
+    fast.times = times;
+    SimOptions reference = fast;
+    reference.cpu = CpuModel::kSimGridCpu;
+    const Prediction a = simulate(costs, scenario, fast);
+    const Prediction b = simulate(costs, scenario, reference);
+    ASSERT_GT(b.compute_s, 40 * costs.compute_s * 12 / 2 * 0.5);  // the cores are shared: far slower than alone
+    EXPECT_NEAR(a.compute_s, b.compute_s, 1e-6 * b.compute_s);
+    EXPECT_NEAR(a.init_io_s, b.init_io_s, 1e-9);
+    EXPECT_NEAR(a.server_utilization, b.server_utilization, 1e-6);
+    EXPECT_NEAR(a.staleness_mean, b.staleness_mean, 1e-9);
+  }
+}
+
 TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
   const StepCosts costs = costs_for(4, 1, 200);
   const Prediction sim = simulate(costs, this_machine(), {});
