@@ -106,6 +106,33 @@ TEST(Simulation, SharedCpuMatchesSimGridsCpuModelOnACrowdedHost) {
   }
 }
 
+// A rack of 1 Gbit/s nodes, one rank per node: the server alone on node 0 takes each push (over the worker's
+// and its own link) and sends the reply before the next, so one update costs two transfers of the gradient
+// on the slower of the two links. A 10 Gbit/s server link cannot make a 1 Gbit/s worker link faster; a
+// 0.5 Gbit/s one halves the rate.
+TEST(Simulation, RackServerLinkCountsOnlyWhereItIsTheSlower) {
+  auto rack_throughput = [](const std::string& platform) {
+    Scenario scenario;
+    scenario.platform = parse_platform(platform, 64);
+    scenario.ranks_per_node = 1;
+    StepCosts costs = costs_for(3, 1, 60);
+    costs.nodes = 4;
+    costs.ranks_per_node = 1;
+    costs.parameter_bytes = 4e6;  // 32 ms at 1 Gbit/s each way
+    costs.link_s = costs.parameter_bytes / scenario.platform.server_link_Bps;
+    costs.exchange_software_s = 0.0;
+    return simulate(costs, scenario, {}).updates_per_s;
+  };
+  const double same = rack_throughput("rack:4:1");
+  const double fast = rack_throughput("rack:4:1:server=10");
+  const double slow = rack_throughput("rack:4:1:server=0.5");
+  const double cycle = 2.0 * (0.032 + 2 * 50e-6) + 0.002;  // push and reply on 1 Gbit/s, latency both ways, D_s
+  EXPECT_NEAR(same, 1.0 / cycle, 0.02 / cycle);            // 3 workers keep the server busy
+  EXPECT_NEAR(fast, same, 1e-6 * same);
+  const double slow_cycle = 2.0 * (0.064 + 2 * 50e-6) + 0.002;
+  EXPECT_NEAR(slow, 1.0 / slow_cycle, 0.02 / slow_cycle);
+}
+
 TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
   const StepCosts costs = costs_for(4, 1, 200);
   const Prediction sim = simulate(costs, this_machine(), {});
