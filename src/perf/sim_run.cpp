@@ -101,12 +101,14 @@ sg4::CommPtr post_push(World& world, int shard, Message* message, double bytes) 
   return push;
 }
 
-// The oldest waiting push to this server: blocks until there is one and its bytes have arrived.
-std::unique_ptr<Message> take_push(World& world, int shard) {
+// The oldest waiting push to this server: blocks until there is one and its bytes have arrived. `busy_from` is
+// when its bytes began to move (the server's take), where psbench's server starts counting busy time.
+std::unique_ptr<Message> take_push(World& world, int shard, double& busy_from) {
   world.pushed[static_cast<std::size_t>(shard)]->acquire();
   std::deque<int>& waiting = world.pushes[static_cast<std::size_t>(shard)];
   const int worker = waiting.front();
   waiting.pop_front();
+  busy_from = sg4::Engine::get_clock();
   return push_box(worker, shard)->get_unique<Message>();
 }
 
@@ -155,12 +157,12 @@ void server(World& world, int shard, std::uint64_t seed) {
   const StepCosts& c = world.costs;
   int done = 0;
   while (done < c.workers) {
-    auto message = take_push(world, shard);
+    double begin = 0.0;
+    auto message = take_push(world, shard, begin);
     if (message->done) {
       ++done;
       continue;
     }
-    const double begin = sg4::Engine::get_clock();
     world.measures.staleness_sum += static_cast<double>(world.versions[shard] - message->version);
     world.measures.shard_updates += 1.0;
     compute(world, shard, sampler.draw(c.service_s, c.service_cv), world.options.server_priority);
