@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Measures what docs/results/report.md rests on, on this machine: the sweep (Fashion-MNIST and a synthetic
 # set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache) with a
-# manifest per dataset, then the benchmark files (bench/run_all.sh). Writes into docs/results/raw/ (committed,
-# a few hundred kB).
+# manifest per dataset; the benchmark files (bench/run_all.sh); the calibration runs (1 server + 1 worker,
+# both I/O modes, twice per dataset: runs of their own, so the sweep that validates the model is not the one
+# that calibrated it), then calib.json and the report. Writes into docs/results/raw/ (committed, a few
+# hundred kB) and docs/results/.
 #
-# Usage: docs/results/measure.sh [sweep|bench|all]
+# Usage: docs/results/measure.sh [sweep|bench|calibration|report|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data]
 set -euo pipefail
 
@@ -59,10 +61,35 @@ run_bench() {
   PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --out "$raw/bench"
 }
 
+# run_calibration NAME DATA MODEL: the runs `psbench model calibrate --runs` fits the step time, the
+# server's service time and the exchange overhead of psbench train from (every rank with a core of its own).
+run_calibration() {
+  local folder="$raw/calibration/$1"
+  mkdir -p "$folder"
+  for repetition in 1 2; do
+    for io in sequential parallel; do
+      echo "measure: calibration $1 $io #$repetition"
+      mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$io" --epochs 1 --batch 64 \
+        --cold-cache --quiet --out "$folder/w1-s1-$io-$repetition.json"
+    done
+  done
+}
+
+# calib.json from the bench files and the calibration runs, then the report over the sweep.
+run_report() {
+  "$psbench" model calibrate --bench "$raw"/bench/*.json --runs "$raw"/calibration/*/*.json \
+    --out "$root/docs/results/calib.json"
+  "$psbench" report "$raw/sweep" --bench "$raw/bench" --calib "$root/docs/results/calib.json" \
+    --out "$root/docs/results"
+}
+
 case "${1:-all}" in
   sweep) make_datasets; run_sweep fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
          run_sweep synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
   bench) run_bench ;;
-  all) "$0" sweep; "$0" bench ;;
-  *) echo "measure: error: unknown step '$1' (sweep, bench or all)" >&2; exit 2 ;;
+  calibration) make_datasets; run_calibration fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
+               run_calibration synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
+  report) run_report ;;
+  all) "$0" sweep; "$0" bench; "$0" calibration; "$0" report ;;
+  *) echo "measure: error: unknown step '$1' (sweep, bench, calibration, report or all)" >&2; exit 2 ;;
 esac

@@ -36,11 +36,11 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
   if (!points.flops_per_s.empty())
     c.flops_per_s = fit_mean(points.flops_per_s, points.sources.at("flops_per_s"), "the FLOP rate");
   if (!points.exchange_messages.empty())
-    c.exchange_messages = fit_line(points.exchange_messages, points.sources.at("exchange_messages"), "push/pull");
+    c.exchange_messages = fit_table(points.exchange_messages, points.sources.at("exchange_messages"), "push/pull");
   if (!points.exchange_shared_window.empty())
     c.exchange_shared_window =
-        fit_line(points.exchange_shared_window, points.sources.at("exchange_shared_window"), "push/pull");
-  if (!points.update.empty()) c.update = fit_line(points.update, points.sources.at("update"), "the update time");
+        fit_table(points.exchange_shared_window, points.sources.at("exchange_shared_window"), "push/pull");
+  if (!points.update.empty()) c.update = fit_table(points.update, points.sources.at("update"), "the update time");
   if (!points.serial_read.empty()) {
     c.disk_sequential = fit_line(points.serial_read, points.sources.at("serial_read"), "the serial read");
     c.disk_sequential_Bps = {c.disk_sequential.slope > 0 ? 1.0 / c.disk_sequential.slope : 0.0,

@@ -1,6 +1,8 @@
 #include "perf/fit.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common/error.hpp"
 
@@ -29,7 +31,33 @@ LinearFit through_origin(const std::vector<Point>& points) {
   return fit;
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
+}
+
+double between(const Point& a, const Point& b, double x) {
+  if (b.x == a.x) return b.y;
+  return a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x);
+}
+
 }  // namespace
+
+double LinearFit::at(double x) const {
+  if (table.empty()) return intercept + slope * x;
+  if (table.size() == 1 || x <= table.front().x) {
+    const Point origin{0.0, std::min(std::max(0.0, intercept), table.front().y)};
+    return x <= table.front().x ? between(origin, table.front(), x) : table.front().y;
+  }
+  const auto upper = std::lower_bound(table.begin(), table.end(), x, [](const Point& p, double v) { return p.x < v; });
+  if (upper == table.end()) {
+    const Point& last = table.back();
+    const Point& before = table[table.size() - 2];
+    return last.y + std::max(0.0, (last.y - before.y) / (last.x - before.x)) * (x - last.x);
+  }
+  return between(*(upper - 1), *upper, x);
+}
 
 LinearFit fit_line(const std::vector<Point>& points, const std::string& source, const std::string& what) {
   if (points.empty()) throw UserError("no points to fit " + what + " in " + source);
@@ -53,6 +81,15 @@ LinearFit fit_line(const std::vector<Point>& points, const std::string& source, 
   }
   fit.source = source;
   fit.points = static_cast<int>(points.size());
+  fit.residual = relative_rms(points, fit);
+  return fit;
+}
+
+LinearFit fit_table(const std::vector<Point>& points, const std::string& source, const std::string& what) {
+  LinearFit fit = fit_line(points, source, what);
+  std::map<double, std::vector<double>> by_x;
+  for (const Point& p : points) by_x[p.x].push_back(p.y);
+  for (auto& [x, ys] : by_x) fit.table.push_back({x, median(std::move(ys))});
   fit.residual = relative_rms(points, fit);
   return fit;
 }
@@ -91,6 +128,10 @@ void to_json(nlohmann::json& out, const LinearFit& fit) {
          {"source", fit.source},
          {"residual", fit.residual},
          {"points", fit.points}};
+  if (fit.table.empty()) return;
+  nlohmann::json table = nlohmann::json::array();
+  for (const Point& p : fit.table) table.push_back({p.x, p.y});
+  out["table"] = std::move(table);
 }
 
 void from_json(const nlohmann::json& in, LinearFit& fit) {
@@ -99,6 +140,9 @@ void from_json(const nlohmann::json& in, LinearFit& fit) {
   fit.source = in.at("source").get<std::string>();
   fit.residual = in.at("residual").get<double>();
   fit.points = in.at("points").get<int>();
+  fit.table.clear();
+  if (!in.contains("table")) return;
+  for (const auto& pair : in.at("table")) fit.table.push_back({pair.at(0).get<double>(), pair.at(1).get<double>()});
 }
 
 }  // namespace psbench::perf

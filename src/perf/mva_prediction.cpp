@@ -8,7 +8,7 @@
 namespace psbench::perf {
 namespace {
 
-constexpr int kFixedPointRounds = 30;
+constexpr int kFixedPointRounds = 60;
 constexpr double kFixedPointTolerance = 1e-6;
 constexpr double kMinFreeCores = 0.25;  // the servers never take all the workers' cores
 
@@ -32,29 +32,44 @@ Prediction from_point(const StepCosts& costs, const Scenario& scenario, const Cl
   return p;
 }
 
-// Solves W with the servers' cores taken out of the pool: inflation = m / (m - S U), iterated to a fixed point.
+// A busy server shares its node's cores with the workers computing there (processor sharing): its demand
+// stretches by the runnable ranks over the cores, 1 + Q_cpu + (S - 1) U, when they outnumber the cores.
+double service_slowdown(const StepCosts& costs, const MvaPoint& point, double cores) {
+  const double computing = point.queue_length.back();
+  const double runnable = 1.0 + computing + (costs.servers - 1) * point.utilization.front();
+  return std::max(1.0, runnable / cores);
+}
+
+// Solves W where ranks share cores, iterated to a fixed point: the servers' busy cores are taken out of
+// the workers' pool (compute inflation m / (m - S U)), and each server's demand is stretched by its share
+// of the cores (service_slowdown).
 Prediction solve_shared(const StepCosts& costs, const Scenario& scenario) {
   const double cores = static_cast<double>(costs.nodes) * costs.cores_per_node;
   double inflation = 1.0;
+  double slowdown = 1.0;
   for (int round = 0; round < kFixedPointRounds; ++round) {
-    const ClosedNetwork network = configuration_network(costs, inflation);
+    const ClosedNetwork network = configuration_network(costs, inflation, slowdown);
     const MvaPoint point = solve_mva(network, static_cast<std::size_t>(costs.workers)).back();
     const double busy = costs.servers * point.utilization.front();
     const double next = cores / std::max(kMinFreeCores, cores - busy);
-    if (std::abs(next - inflation) < kFixedPointTolerance || round + 1 == kFixedPointRounds)
-      return from_point(costs, scenario, network, point);
-    inflation = next;
+    const double next_slowdown = service_slowdown(costs, point, cores);
+    const bool settled =
+        std::abs(next - inflation) < kFixedPointTolerance && std::abs(next_slowdown - slowdown) < kFixedPointTolerance;
+    if (settled || round + 1 == kFixedPointRounds) return from_point(costs, scenario, network, point);
+    inflation = 0.5 * (inflation + next);  // damped: the two stretches feed each other
+    slowdown = 0.5 * (slowdown + next_slowdown);
   }
   return {};
 }
 
 }  // namespace
 
-ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation, ShardModel shards) {
+ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation, double service_inflation,
+                                    ShardModel shards) {
   ClosedNetwork network;
   network.think = costs.exchange_s;
   const int queues = shards == ShardModel::kLockstep ? 1 : costs.servers;
-  for (int s = 0; s < queues; ++s) network.stations.push_back({costs.service_s, 1});
+  for (int s = 0; s < queues; ++s) network.stations.push_back({costs.service_s * service_inflation, 1});
   if (costs.link_s > 0.0) {
     for (int s = 0; s < 2 * queues; ++s) network.stations.push_back({costs.link_s, 1});
   }
@@ -75,7 +90,7 @@ std::vector<Prediction> predict_mva(const Calibration& calibration, const Scenar
   std::vector<MvaPoint> curve;
   ClosedNetwork unshared;
   if (largest_unshared > 0) {
-    unshared = configuration_network(step_costs(calibration, scenario, largest_unshared, servers), 1.0);
+    unshared = configuration_network(step_costs(calibration, scenario, largest_unshared, servers), 1.0, 1.0);
     curve = solve_mva(unshared, static_cast<std::size_t>(largest_unshared));
   }
   std::vector<Prediction> predictions;

@@ -19,12 +19,14 @@ enum class ShardModel {
 /// The closed network of one configuration: W customers; think time t_pp (plus t_fb while every worker has a
 /// core of its own); the servers' queue(s) of demand D_s; on a network, a server's in and out links as queues
 /// of a shard's bytes; where ranks outnumber cores, the nodes' cores as one multi-server station of
-/// t_fb x cpu_inflation. The first station is always a server.
-ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation,
+/// t_fb x cpu_inflation, and each server's demand is D_s x service_inflation (its share of shared cores). The
+/// first station is always a server.
+ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation, double service_inflation = 1.0,
                                     ShardModel shards = ShardModel::kLockstep);
 
 /// Exact-MVA predictions of every W in workers (ascending) at S servers. Where cores are shared the servers'
-/// busy cores are taken from the workers' by a fixed point on the server utilisation (one solve per W);
+/// busy cores are taken from the workers', and the servers' demand stretched by their share of the cores,
+/// by a fixed point on the server utilisation and the computing workers (one solve per W);
 /// otherwise one solve up to the largest W serves every W.
 std::vector<Prediction> predict_mva(const Calibration& calibration, const Scenario& scenario,
                                     const std::vector<int>& workers, int servers);

@@ -56,8 +56,8 @@ TEST(Simulation, TwoShardsLieBetweenTheForkJoinApproximations) {
   options.times = TimeDistribution::kExponential;
   const StepCosts costs = costs_for(6, 2, 1500);
   const Prediction sim = simulate(costs, this_machine(), options);
-  const double lockstep = solve_mva(configuration_network(costs, 1.0, ShardModel::kLockstep), 6).back().throughput;
-  const double sequential = solve_mva(configuration_network(costs, 1.0, ShardModel::kSequential), 6).back().throughput;
+  const double lockstep = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kLockstep), 6).back().throughput;
+  const double sequential = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kSequential), 6).back().throughput;
   // Independent exponential services make the fork-join slower than lockstep, faster than visiting in turn.
   EXPECT_LT(sim.updates_per_s, lockstep * 1.01);
   EXPECT_GT(sim.updates_per_s, sequential * 0.99);
@@ -67,7 +67,7 @@ TEST(Simulation, TwoShardsWithFixedTimesMoveInLockstep) {
   const StepCosts costs = costs_for(8, 2, 1000);
   const Prediction sim = simulate(costs, this_machine(), {});  // calibrated times with cv 0: fixed
   // Fixed times reach the asymptotic bound of one queue of D_s: min(W / (Z + D), 1 / D) = min(8 / 13 ms, 1 / 2 ms).
-  const AsymptoticBounds bounds = asymptotic_bounds(configuration_network(costs, 1.0, ShardModel::kLockstep), 8);
+  const AsymptoticBounds bounds = asymptotic_bounds(configuration_network(costs, 1.0, 1.0, ShardModel::kLockstep), 8);
   EXPECT_NEAR(bounds.throughput_upper, 500.0, 1e-9);
   EXPECT_NEAR(sim.updates_per_s, bounds.throughput_upper, 0.01 * bounds.throughput_upper);
 }
