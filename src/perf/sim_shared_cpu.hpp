@@ -16,7 +16,9 @@ class SharedCpu {
  public:
   /// Serves `cores` cores of one core-second per second each, on `host` (where the daemon actor lives).
   SharedCpu(simgrid::s4u::Host* host, int cores);
+  /// Not copyable: its daemon actor keeps `this`.
   SharedCpu(const SharedCpu&) = delete;
+  /// Not assignable, as above.
   SharedCpu& operator=(const SharedCpu&) = delete;
 
   /// Blocks the calling actor until it has received `seconds` of one core's work, shared by weight.

@@ -57,7 +57,8 @@ TEST(Simulation, TwoShardsLieBetweenTheForkJoinApproximations) {
   const StepCosts costs = costs_for(6, 2, 1500);
   const Prediction sim = simulate(costs, this_machine(), options);
   const double lockstep = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kLockstep), 6).back().throughput;
-  const double sequential = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kSequential), 6).back().throughput;
+  const double sequential =
+      solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kSequential), 6).back().throughput;
   // Independent exponential services make the fork-join slower than lockstep, faster than visiting in turn.
   EXPECT_LT(sim.updates_per_s, lockstep * 1.01);
   EXPECT_GT(sim.updates_per_s, sequential * 0.99);
