@@ -62,6 +62,7 @@ void add_model_command(CLI::App& app) {
   add_calibrate(*model);
   add_predict(*model);
   add_validate(*model);
+  add_saturation(*model);
 }
 
 }  // namespace psbench::cli

@@ -11,12 +11,17 @@ namespace {
 // Per-station state carried from population n - 1 to n.
 struct StationState {
   double queue = 0.0;
+  double utilization = 0.0;      // U_k(n-1), for a queue with general service times
   std::vector<double> marginal;  // p_k(j | n-1) for j = 0..m-2 (multi-server stations only)
 };
 
 double residence_time(const Station& station, const StationState& state) {
   if (station.servers == 0) return station.demand;
-  if (station.servers == 1) return station.demand * (1.0 + state.queue);
+  if (station.servers == 1 && station.service_cv == 1.0) return station.demand * (1.0 + state.queue);
+  if (station.servers == 1) {
+    const double residual = 0.5 * (1.0 + station.service_cv * station.service_cv);
+    return station.demand * (1.0 + state.queue - state.utilization + state.utilization * residual);
+  }
   const int m = station.servers;
   double correction = 0.0;
   for (int j = 0; j <= m - 2; ++j) correction += static_cast<double>(m - j - 1) * state.marginal[j];
@@ -40,12 +45,46 @@ void update_marginals(const Station& station, double throughput, StationState& s
   state.marginal = std::move(next);
 }
 
+double total_demand(const ClosedNetwork& network) {
+  double total = 0.0;
+  for (const Station& station : network.stations) total += station.demand;
+  return total;
+}
+
+double max_demand_per_server(const ClosedNetwork& network) {
+  double largest = 0.0;
+  for (const Station& station : network.stations) {
+    if (station.servers == 0) continue;
+    largest = std::max(largest, station.demand / station.servers);
+  }
+  return largest;
+}
+
+bool has_general_service(const ClosedNetwork& network) {
+  for (const Station& station : network.stations) {
+    if (station.servers == 1 && station.service_cv != 1.0) return true;
+  }
+  return false;
+}
+
+// Approximate MVA can pass the asymptotic bound 1 / D_max near saturation: hold X there and scale the
+// residence times so that Little's law still holds (n = X (Z + R)).
+void hold_to_bound(const ClosedNetwork& network, double n, MvaPoint& point) {
+  const double d_max = max_demand_per_server(network);
+  if (d_max <= 0.0 || point.throughput <= 1.0 / d_max) return;
+  point.throughput = 1.0 / d_max;
+  const double response = n * d_max - network.think;
+  const double scale = point.response > 0.0 ? response / point.response : 0.0;
+  for (double& r : point.residence) r *= scale;
+  point.response = response;
+}
+
 void check_network(const ClosedNetwork& network, std::size_t customers) {
   if (customers < 1) throw UserError("MVA needs at least one customer (worker count 0)");
   if (network.think < 0.0) throw UserError("MVA think time is negative: " + std::to_string(network.think));
   for (const Station& station : network.stations) {
-    if (station.demand < 0.0 || station.servers < 0)
-      throw UserError("MVA station has a negative demand or server count");
+    if (station.demand < 0.0 || station.servers < 0 || station.service_cv < 0.0)
+      throw UserError("MVA station has a negative demand, server count or coefficient of variation");
   }
 }
 
@@ -62,6 +101,7 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
       states[k].marginal[0] = 1.0;  // p(0 | 0) = 1
     }
   }
+  const bool general = has_general_service(network);
   std::vector<MvaPoint> points;
   points.reserve(customers);
   for (std::size_t n = 1; n <= customers; ++n) {
@@ -70,6 +110,7 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
     for (std::size_t k = 0; k < k_count; ++k) point.residence[k] = residence_time(network.stations[k], states[k]);
     for (const double r : point.residence) point.response += r;
     point.throughput = static_cast<double>(n) / (network.think + point.response);
+    if (general) hold_to_bound(network, static_cast<double>(n), point);
     point.queue_length.resize(k_count);
     point.utilization.resize(k_count);
     for (std::size_t k = 0; k < k_count; ++k) {
@@ -77,31 +118,13 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
       point.queue_length[k] = point.throughput * point.residence[k];
       point.utilization[k] = point.throughput * station.demand / std::max(1, station.servers);
       states[k].queue = point.queue_length[k];
+      states[k].utilization = point.utilization[k];
       if (station.servers > 1) update_marginals(station, point.throughput, states[k]);
     }
     points.push_back(std::move(point));
   }
   return points;
 }
-
-namespace {
-
-double total_demand(const ClosedNetwork& network) {
-  double total = 0.0;
-  for (const Station& station : network.stations) total += station.demand;
-  return total;
-}
-
-double max_demand_per_server(const ClosedNetwork& network) {
-  double largest = 0.0;
-  for (const Station& station : network.stations) {
-    if (station.servers == 0) continue;
-    largest = std::max(largest, station.demand / station.servers);
-  }
-  return largest;
-}
-
-}  // namespace
 
 AsymptoticBounds asymptotic_bounds(const ClosedNetwork& network, double n) {
   const double demand = total_demand(network);

@@ -8,8 +8,9 @@ namespace psbench::perf {
 /// One queueing station of a closed network: a single FCFS server (servers = 1), a multi-server
 /// station with `servers` identical servers (a node's cores), or a pure delay (servers = 0).
 struct Station {
-  double demand = 0.0;  ///< D_k: service demand per cycle (visits x service time), seconds
-  int servers = 1;      ///< m_k: 1 for a queue, m > 1 for a multi-server station, 0 for a delay
+  double demand = 0.0;      ///< D_k: service demand per cycle (visits x service time), seconds
+  int servers = 1;          ///< m_k: 1 for a queue, m > 1 for a multi-server station, 0 for a delay
+  double service_cv = 1.0;  ///< coefficient of variation of a single queue's service time (1: exponential)
 };
 
 /// A single-class closed network: N customers cycle through a think time Z and the stations.
@@ -29,7 +30,11 @@ struct MvaPoint {
 
 /// Solves the network by exact mean value analysis for n = 1..customers (Reiser and Lavenberg 1980; the
 /// multi-server recursion of Bolch et al., Queueing Networks and Markov Chains, sec. 8.2). Entry i holds
-/// population i + 1. Cost O(customers x sum of m_k). Throws UserError for customers < 1 or a negative demand.
+/// population i + 1. Cost O(customers x sum of m_k). A single queue whose service_cv is not 1 is no longer
+/// product form: its arriving customer finds the one in service with probability U(n-1) and waits its mean
+/// residual D (1 + cv^2) / 2 instead of D (the residual-life approximation of approximate MVA for FCFS
+/// stations with general service; exact MVA when every cv is 1), and X(n) is held to 1 / D_max.
+/// Throws UserError for customers < 1, a negative demand or a negative cv.
 std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers);
 
 /// Asymptotic bounds at population n: X(n) <= min(n / (D + Z), 1 / D_max), R(n) >= max(D, n D_max - Z),

@@ -121,6 +121,7 @@ void fields(Self& r, Visit&& visit) {
   visit("servers", r.servers);
   visit("parameters", r.parameters);
   visit("think_us", r.think_us);
+  visit("think_measured_us", r.think_measured_us);
   visit("service_us", r.service_us);
   visit("service_cv", r.service_cv);
   visit("knee_clients", r.knee_clients);

@@ -25,11 +25,12 @@ struct PsbenchContext {
 
 /// The `context` object of a Google Benchmark JSON file: Google Benchmark's own keys and psbench's.
 struct BenchmarkContext {
-  std::string date;                ///< when it ran
-  std::string host_name;           ///< host
-  std::string executable;          ///< the benchmark binary
-  int num_cpus = 0;                ///< CPUs Google Benchmark saw
-  std::optional<double> mhz_per_cpu;  ///< nominal clock, where the writer knows it (psbench's custom MPI benchmarks do not)
+  std::string date;        ///< when it ran
+  std::string host_name;   ///< host
+  std::string executable;  ///< the benchmark binary
+  int num_cpus = 0;        ///< CPUs Google Benchmark saw
+  std::optional<double>
+      mhz_per_cpu;  ///< nominal clock, where the writer knows it (psbench's custom MPI benchmarks do not)
   std::string library_build_type;  ///< release | debug (of Google Benchmark itself)
   PsbenchContext psbench;          ///< the psbench_* keys
   /// Member-wise equality.
@@ -90,14 +91,15 @@ struct SaturationPoint {
 
 /// One saturation curve at a server count.
 struct SaturationRun {
-  int servers = 0;                      ///< S
-  std::uint64_t parameters = 0;         ///< P
-  double think_us = 0.0;                ///< Z: each client's emulated compute
-  double service_us = 0.0;              ///< D: mean service time per update per server at k = 1
-  double service_cv = 0.0;              ///< coefficient of variation of D at k = 1
-  int knee_clients = 0;                 ///< measured knee
-  double knee_model = 0.0;              ///< (Z + D) / D
-  std::vector<SaturationPoint> points;  ///< k = 1, 2, ...
+  int servers = 0;                          ///< S
+  std::uint64_t parameters = 0;             ///< P
+  double think_us = 0.0;                    ///< Z: each client's emulated compute, as asked for
+  std::optional<double> think_measured_us;  ///< the mean sleep the clients measured (a sleep overshoots)
+  double service_us = 0.0;                  ///< D: mean service time per update per server at k = 1
+  double service_cv = 0.0;                  ///< coefficient of variation of D at k = 1
+  int knee_clients = 0;                     ///< measured knee
+  double knee_model = 0.0;                  ///< (Z + D) / D
+  std::vector<SaturationPoint> points;      ///< k = 1, 2, ...
   /// Member-wise equality.
   bool operator==(const SaturationRun&) const = default;
 };

@@ -39,3 +39,23 @@ model_cli_error(calibrate_missing_file "/nonexistent/nn.json" calibrate --bench 
 model_cli_error(validate_missing_run "/nonexistent/run.json" validate --calib ${calib} /nonexistent/run.json)
 model_cli_error(validate_no_runs "give one or more results files" validate --calib ${calib})
 model_cli_error(validate_max_mape_needs_kind "--max-mape needs one --kind" validate --calib ${calib} --max-mape 15 x.json)
+
+# `psbench model saturation` over the report's hand-made saturation fixture: json output, and its bad input.
+set(saturation_fixture ${PROJECT_SOURCE_DIR}/tests/report/fixtures/bench/server_saturation.json)
+add_test(NAME cli.model.saturation_json COMMAND psbench model saturation --bench ${saturation_fixture} --kind mva
+  --format json)
+set_tests_properties(cli.model.saturation_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\"format\": 1.*\"times\": \"measured\".*\"inputs\": {.*\"servers\": 1.*\"overhead_us\": 10.0.*\"measured\": {.*\"knee_clients\": 16.*\"kind\": \"mva\".*\"mape_percent\": [0-9.]+")
+add_test(NAME cli.model.saturation_csv COMMAND psbench model saturation --bench ${saturation_fixture} --kind sim
+  --clients 1,2 --format csv)
+set_tests_properties(cli.model.saturation_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "^kind,servers,parameters,think_us,service_us,clients,updates_per_s,utilization,response_us,queue_length,measured_updates_per_s,error_percent\nsim,1,535818,2000,250,1,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,440,")
+model_cli_error(saturation_missing_file "/nonexistent/server_saturation.json" saturation --bench /nonexistent/server_saturation.json)
+model_cli_error(saturation_wrong_format "saturation_format9.json.*format"
+  saturation --bench ${model_fixtures}/saturation_format9.json)
+model_cli_error(saturation_not_a_saturation_file "calib.json: key .context. is missing" saturation --bench ${calib})
+model_cli_error(saturation_empty_list "--clients is an empty list" saturation --bench ${saturation_fixture} --clients ,)
+model_cli_error(saturation_zero_clients "--clients '0' holds a count of 0, below 1"
+  saturation --bench ${saturation_fixture} --clients 0)
+model_cli_error(saturation_unknown_kind "--kind 'revised' is not one of: mva, sim, all"
+  saturation --bench ${saturation_fixture} --kind revised)

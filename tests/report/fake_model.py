@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A test double for `psbench model predict --format json` (CONTRACTS.md B), used only by the report's tests
 until they run the real model: it prints simple, clearly artificial curves (1/W compute, linear sequential
-reads) for whatever workers, servers, I/O mode and platform it is asked for. Any other subcommand fails."""
+reads) for whatever workers, servers, I/O mode and platform it is asked for. `model saturation` (which needs no
+calibration) goes to the real binary named by PSBENCH. Any other subcommand fails."""
 
 import json
+import os
 import sys
 
 
@@ -13,6 +15,8 @@ def option(argv, name, default=None):
 
 
 def main(argv):
+    if argv[:2] == ["model", "saturation"] and os.environ.get("PSBENCH"):
+        os.execv(os.environ["PSBENCH"], [os.environ["PSBENCH"], *argv])
     if argv[:2] != ["model", "predict"] or option(argv, "--format") != "json":
         print("psbench: error: the fake model only answers 'model predict --format json'", file=sys.stderr)
         return 2

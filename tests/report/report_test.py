@@ -85,6 +85,27 @@ class ReportTest(unittest.TestCase):
         self.assertNotIn("Model unavailable", text)
         self.assertIn("MAPE ideal", text)
         self.assertEqual(sorted(p.name for p in out.iterdir() if p.name.startswith(".")), [])
+        self.assert_saturation_curves(out)
+
+    def assert_saturation_curves(self, out: Path):
+        """Figure 6 draws the real `psbench model saturation` curves and report.md quotes their errors and knees."""
+        text = (out / "report.md").read_text()
+        figure6 = text[text.index("### Figure 6:"):text.index("### Figure 7:")]
+        self.assertNotIn("no MVA or simulation curves", figure6)
+        model = run_psbench("model", "saturation", "--bench", BENCH / "server_saturation.json", "--format", "json")
+        self.assertEqual(model.returncode, 0, model.stderr)
+        runs = json.loads(model.stdout)["runs"]
+        self.assertEqual(len(runs), 2)
+        for run in runs:
+            for curve in run["curves"]:
+                quoted = f"{curve['kind']} {curve['mape_percent']:.1f}% (knee {curve['knee_clients']})"
+                self.assertIn(quoted, figure6)
+                self.assertIn(f"{curve['kind']} MAPE {curve['mape_percent']:.1f}%, knee {curve['knee_clients']}",
+                              text[text.index("## RQ3"):])
+        svg = (out / "fig6_server_saturation.svg").read_text()
+        for label in ("MVA model (colour: server count)", "SimGrid simulation (colour: server count)",
+                      "knee, measured", "knee, MVA model", "knee, SimGrid simulation"):
+            self.assertIn(label, svg)
 
     def test_png_reads_back_with_matplotlib(self):
         import matplotlib.image

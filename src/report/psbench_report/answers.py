@@ -1,6 +1,7 @@
 """The answers to RQ1-RQ5 (DESIGN.md), with numbers from the runs and the model; each names its figures and
 runs and says where this machine limits it."""
 
+from .model import ModelUnavailable
 from .numbers import at, find, percent, predicted, runs_named, seconds
 from .validation import BAND, QUANTITIES, mape, pairs, within_band
 
@@ -71,7 +72,7 @@ def rq2(sweep, curves) -> str:
         "a parallel file system would multiply.", "", f"Runs: {runs}."])
 
 
-def rq3(sweep, curves, bench) -> str:
+def rq3(sweep, curves, bench, saturation_model) -> str:
     """How the single server becomes the bottleneck."""
     lines = []
     for dataset in sweep.datasets():
@@ -83,17 +84,7 @@ def rq3(sweep, curves, bench) -> str:
             f"W={w}: {percent(at(one, w, lambda r: r.utilization))}" for w in ws) + "; full pushes/s " + ", ".join(
             f"{at(one, w, lambda r: r.pushes_per_s):.0f}" for w in ws) + "; mean staleness " + ", ".join(
             f"{at(one, w, lambda r: r.staleness.mean):.2f}" for w in ws) + ".")
-    saturation = []
-    if bench.saturation is not None:
-        for run in sorted(bench.saturation.runs, key=lambda r: (r.parameters, r.think_us, r.servers)):
-            plateau = max(p[1] for p in run.points)
-            saturation.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): "
-                              f"service time D = "
-                              f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} "
-                              f"µs; plateau {plateau:.0f} updates/s; knee at {run.knee_clients} clients measured, "
-                              f"(Z + D) / D = {run.knee_model:.1f}.")
-    else:
-        saturation.append("- No saturation benchmark file: figure 6 is missing.")
+    saturation = _saturation_lines(bench, saturation_model)
     busiest = max((r.utilization for r in sweep.runs if r.servers == 1), default=None)
     if busiest is not None and busiest < 0.8:
         lines.append(f"- In these runs the single server never saturated: its utilisation was at most "
@@ -105,6 +96,37 @@ def rq3(sweep, curves, bench) -> str:
         "", "Utilisation near 1 with updates/s flat in W is saturation: each worker then waits in the server's "
         "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4).", "",
         _limits(sweep), "", f"Runs: {runs_named(*[find(sweep, d, 'sequential', 1) for d in sweep.datasets()])}."])
+
+
+def _model_note(model_run: dict | None) -> str:
+    """The saturation model's error and knees for one run, as a sentence (empty without the model)."""
+    if model_run is None:
+        return ""
+    parts = [f"{c['kind']} MAPE {c['mape_percent']:.1f}%, knee {c['knee_clients']}" for c in model_run["curves"]
+             if c.get("mape_percent") is not None]
+    return " Model (figure 6): " + "; ".join(parts) + "." if parts else ""
+
+
+def _saturation_lines(bench, saturation_model) -> list:
+    """One line per saturation run: D, Z, the plateau, the knees, and the models' errors."""
+    if bench.saturation is None:
+        return ["- No saturation benchmark file: figure 6 is missing."]
+    try:
+        model_runs = saturation_model.comparisons(bench.saturation.path)["runs"]
+    except ModelUnavailable:
+        model_runs = []
+    if len(model_runs) != len(bench.saturation.runs):
+        model_runs = [None] * len(bench.saturation.runs)
+    lines = []
+    for run, model_run in sorted(zip(bench.saturation.runs, model_runs),
+                                 key=lambda pair: (pair[0].parameters, pair[0].think_us, pair[0].servers)):
+        plateau = max(p[1] for p in run.points)
+        knee = model_run["measured"]["knee_clients"] if model_run else run.knee_clients
+        lines.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): service time D = "
+                     f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} µs; "
+                     f"highest {plateau:.0f} updates/s against 1/D = {1e6 / run.service_us:.0f}; knee at {knee} "
+                     f"clients measured, (Z + D) / D = {run.knee_model:.1f}." + _model_note(model_run))
+    return lines
 
 
 def rq4(sweep, curves) -> str:

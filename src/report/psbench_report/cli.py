@@ -13,7 +13,7 @@ from pathlib import Path
 from .bench import load_bench
 from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
-from .model import ModelClient, calibrate
+from .model import ModelClient, SaturationModel, calibrate
 from .predictions import Curves
 from .report_md import write_report
 from .sweep import load_sweep
@@ -81,7 +81,7 @@ def run(arguments: argparse.Namespace) -> Path:
         described = f"`--calib {arguments.calib}`" if arguments.calib else (
             f"{CALIBRATION_NAME}, fitted by `psbench model calibrate` from the bench files alone" if calib else None)
         curves = Curves(ModelClient(arguments.psbench, calib, calib_failure), sweep, arguments.platform, described)
-        context = Context(sweep, bench, curves, staging)
+        context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench))
         results = [module.draw(context) for module in modules]
         write_report(context, results, command)
         _move_into(staging, arguments.out)

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bench import BenchSet
-from .model import KINDS, curve
+from .model import KINDS, SaturationModel, curve
 from .predictions import Curves
 from .sweep import Sweep
 
@@ -17,6 +17,7 @@ class Context:
     bench: BenchSet
     curves: Curves
     out: Path
+    saturation: SaturationModel  # `psbench model saturation` for figure 6
 
 
 @dataclass

@@ -110,6 +110,54 @@ class ModelClient:
         return parse_predictions(done.stdout, " ".join(argv))
 
 
+class SaturationModel:
+    """Runs `psbench model saturation --bench FILE --format json` once per file (no calibration needed: the model
+    takes its inputs from the file's k = 1 figures) and keeps the answer or why there is none."""
+
+    def __init__(self, psbench: str | None):
+        self.psbench_ = psbench
+        self.answers_ = {}
+
+    def argv(self, bench_file: Path) -> list:
+        """The command line for one benchmark file."""
+        return [self.psbench_, "model", "saturation", "--bench", str(bench_file), "--format", "json"]
+
+    def comparisons(self, bench_file: Path) -> dict:
+        """The parsed JSON (docs/model.md, "Saturation curve"); raises ModelUnavailable with the reason."""
+        if not self.psbench_:
+            raise ModelUnavailable("no psbench binary was given to run `psbench model saturation`")
+        if bench_file not in self.answers_:
+            self.answers_[bench_file] = self._run(bench_file)
+        answer = self.answers_[bench_file]
+        if isinstance(answer, ModelUnavailable):
+            raise answer
+        return answer
+
+    def _run(self, bench_file: Path):
+        argv = self.argv(bench_file)
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
+                                  check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            return ModelUnavailable(f"`psbench model saturation` could not run: {error}")
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            return ModelUnavailable(f"`{' '.join(argv[1:])}` failed: "
+                                    f"{lines[-1] if lines else f'exit code {done.returncode}'}")
+        return parse_saturation(done.stdout, " ".join(argv))
+
+
+def parse_saturation(text: str, source: str) -> dict:
+    """Reads the JSON of `psbench model saturation --format json`; bad JSON is a ReportError naming the source."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
+    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(document.get("runs"), list):
+        raise ReportError(f"the output of '{source}' is not format 1 saturation JSON (docs/model.md)")
+    return document
+
+
 def _clean_environment() -> dict:
     return {k: v for k, v in os.environ.items() if not k.startswith(_MPI_ENV_PREFIXES)}
 

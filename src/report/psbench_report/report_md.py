@@ -33,8 +33,12 @@ def _provenance(context, command: str) -> list:
         lines.append(f"- Model: `psbench model predict --format json` (platform `this` beside the runs, "
                      f"`{context.curves.platform}` for figure 7); calibration: {context.curves.calibration}.")
     else:
-        lines.append("- **Model unavailable**: no figure has model curves. Reason: "
+        lines.append("- **Model unavailable**: `psbench model predict` gave no curve (figures 1, 3, 5, 7 and 8 have "
+                     "none). Reason: "
                      + ("; ".join(context.curves.failures) or "no prediction was requested"))
+    if bench.saturation is not None:
+        lines.append(f"- Saturation model (figure 6): `psbench model saturation --bench {bench.saturation.path} "
+                     "--format json` (inputs from the file alone).")
     for failure in context.curves.failures if context.curves.any() else []:
         lines.append(f"- Model failure: {failure}")
     lines += ["", f"Regenerate: `{command}`", ""]
@@ -99,8 +103,9 @@ def write_report(context, results: list, command: str) -> Path:
              "The figures and answers of the 2016 study (Hashemi et al., arXiv 1612.00521) for this sweep; "
              "the questions RQ1-RQ5 are DESIGN.md's.", ""]
     parts += _provenance(context, command) + _not_drawn(results)
-    for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves), answers.rq3(sweep, curves, context.bench),
-                   answers.rq4(sweep, curves), answers.rq5(sweep, curves)):
+    for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves),
+                   answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
+                   answers.rq5(sweep, curves)):
         parts += [answer, ""]
     parts += _figures(results) + _runs_table(sweep) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"

@@ -1,0 +1,196 @@
+// The saturation benchmark's model: MVA against values computed by hand (k = 1, the general-service correction,
+// the limit 1/D), the knee rule, the simulation against exact MVA where their assumptions coincide, and bad input.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.hpp"
+#include "perf/saturation_compare.hpp"
+#include "perf/saturation_model.hpp"
+#include "perf/saturation_sim.hpp"
+
+namespace psbench::perf {
+namespace {
+
+constexpr double kZ = 0.002;   // think time, s
+constexpr double kD = 0.001;   // a server's service time per update of its shard, s
+constexpr double kC = 0.0001;  // client overhead, s
+
+SaturationInputs inputs(int servers = 1, int cores = 64, double cv = 0.0) {
+  SaturationInputs in;
+  in.servers = servers;
+  in.parameters = 1000;
+  in.think_s = kZ;
+  in.service_s = kD;
+  in.service_cv = cv;
+  in.overhead_s = kC;
+  in.cores = cores;
+  return in;
+}
+
+results::SaturationRun measured_run() {
+  results::SaturationRun run;
+  run.servers = 1;
+  run.parameters = 535818;
+  run.think_us = 2000.0;
+  run.service_us = 1000.0;
+  run.service_cv = 0.1;
+  run.points = {{1, 300.0, 0.3, 1100.0, 0.3}, {2, 600.0, 0.6, 1200.0, 0.7}, {3, 900.0, 0.9, 1300.0, 1.2}};
+  return run;
+}
+
+TEST(SaturationMva, OneClientCyclesThroughThinkOverheadAndService) {
+  const auto curve = predict_saturation_mva(inputs(), {1}, TimeDistribution::kCalibrated);
+  ASSERT_EQ(curve.size(), 1U);
+  EXPECT_NEAR(curve[0].updates_per_s, 1.0 / (kZ + kC + kD), 1e-9);
+  EXPECT_NEAR(curve[0].utilization, kD / (kZ + kC + kD), 1e-12);
+  EXPECT_NEAR(curve[0].response_s, kC + kD, 1e-12);
+}
+
+TEST(SaturationMva, ExponentialTimesAreExactMvaByHand) {
+  // k = 2, cv = 1: R_srv(2) = D (1 + Q(1)), Q(1) = D / (Z + c + D); X(2) = 2 / (Z + c + R_srv(2)).
+  const double q1 = kD / (kZ + kC + kD);
+  const double x2 = 2.0 / (kZ + kC + kD * (1.0 + q1));
+  const auto curve = predict_saturation_mva(inputs(), {1, 2}, TimeDistribution::kExponential);
+  EXPECT_NEAR(curve[1].updates_per_s, x2, 1e-9 * x2);
+}
+
+TEST(SaturationMva, FixedServiceWaitsHalfTheServiceInProgress) {
+  // k = 2, cv = 0: the customer in service (probability U(1)) has D / 2 left: R_srv(2) = D (1 + Q(1) - U(1) / 2),
+  // and at k = 1 Q(1) = U(1) = D / (Z + c + D).
+  const double u1 = kD / (kZ + kC + kD);
+  const double x2 = 2.0 / (kZ + kC + kD * (1.0 + u1 - 0.5 * u1));
+  const auto curve = predict_saturation_mva(inputs(), {2}, TimeDistribution::kCalibrated);
+  EXPECT_NEAR(curve[0].updates_per_s, x2, 1e-9 * x2);
+}
+
+TEST(SaturationMva, ManyClientsSaturateAtOneOverTheShardTime) {
+  // Two servers, each serving every full push's shard in D = D_full / S: X -> 1 / D = S / D_full.
+  const double d_full = 2.0 * kD;
+  const auto curve = predict_saturation_mva(inputs(2), {64}, TimeDistribution::kExponential);
+  EXPECT_NEAR(curve[0].updates_per_s, 2.0 / d_full, 1e-3 * 2.0 / d_full);
+  EXPECT_NEAR(curve[0].utilization, 1.0, 1e-3);
+  // Little's law at the clients: k = X (Z + c + R_srv), the response being c + R_srv.
+  EXPECT_NEAR(64.0, curve[0].updates_per_s * (kZ + curve[0].response_s), 1e-6);
+}
+
+TEST(SaturationMva, FixedServiceNeverPassesTheBound) {
+  std::vector<int> clients;
+  for (int k = 1; k <= 16; ++k) clients.push_back(k);
+  const auto curve = predict_saturation_mva(inputs(1, 64, 0.0), clients, TimeDistribution::kCalibrated);
+  for (const auto& p : curve) {
+    EXPECT_LE(p.updates_per_s, (1.0 + 1e-12) / kD) << "k = " << p.clients;
+    EXPECT_LE(p.updates_per_s, p.clients / (kZ + kC + kD) * (1.0 + 1e-12)) << "k = " << p.clients;
+  }
+  EXPECT_NEAR(curve.back().updates_per_s, 1.0 / kD, 1e-9 / kD);
+}
+
+TEST(SaturationMva, SharedCoresAddTheCoresAsAStation) {
+  const SaturationInputs in = inputs(1, 2);
+  EXPECT_FALSE(saturation_cores_shared(in, 1));
+  EXPECT_TRUE(saturation_cores_shared(in, 2));
+  const ClosedNetwork network = saturation_network(in, 4, 1.5, TimeDistribution::kCalibrated);
+  ASSERT_EQ(network.stations.size(), 2U);
+  EXPECT_DOUBLE_EQ(network.think, kZ);
+  EXPECT_DOUBLE_EQ(network.stations[1].demand, 1.5 * kC);
+  EXPECT_EQ(network.stations[1].servers, 2);
+  // The servers keep their core: the plateau is still 1 / D.
+  const auto curve = predict_saturation_mva(in, {64}, TimeDistribution::kCalibrated);
+  EXPECT_NEAR(curve[0].updates_per_s, 1.0 / kD, 1e-3 / kD);
+}
+
+TEST(SaturationKnee, FirstClientCountWithinTenPercentOfThePlateau) {
+  // Plateau: the median of the largest third (k = 5, 6): 300; 0.9 x 300 = 270 is first reached at k = 3.
+  EXPECT_EQ(saturation_knee({1, 2, 3, 4, 5, 6}, {100, 200, 290, 300, 300, 300}), 3);
+  EXPECT_EQ(saturation_knee({1, 2, 3}, {100, 200, 300}), 3);
+  EXPECT_NEAR(saturation_knee_bound(inputs()), (kZ + kC + kD) / kD, 1e-12);
+}
+
+TEST(SaturationSim, AgreesWithExactMvaWithExponentialTimes) {
+  const std::vector<int> clients = {1, 2, 3, 4, 8};
+  const auto mva = predict_saturation_mva(inputs(), clients, TimeDistribution::kExponential);
+  const auto sim = simulate_saturation(inputs(), clients, {TimeDistribution::kExponential, 7, 10000.0});
+  ASSERT_EQ(sim.size(), clients.size());
+  for (std::size_t i = 0; i < clients.size(); ++i) {
+    EXPECT_NEAR(sim[i].updates_per_s / mva[i].updates_per_s, 1.0, 0.05) << "k = " << clients[i];
+    EXPECT_NEAR(sim[i].utilization / mva[i].utilization, 1.0, 0.05) << "k = " << clients[i];
+    EXPECT_NEAR(sim[i].response_s / mva[i].response_s, 1.0, 0.05) << "k = " << clients[i];
+  }
+}
+
+TEST(SaturationSim, FixedTimesCycleExactlyAtOneClientAndStopAtTheBound) {
+  const auto sim = simulate_saturation(inputs(), {1, 16}, {TimeDistribution::kCalibrated, 1, 2000.0});
+  EXPECT_NEAR(sim[0].updates_per_s * (kZ + kC + kD), 1.0, 0.01);
+  EXPECT_NEAR(sim[1].updates_per_s * kD, 1.0, 0.01);
+  EXPECT_NEAR(sim[1].utilization, 1.0, 0.01);
+}
+
+TEST(SaturationInputsFromFile, TakesTheClientOverheadAtOneClient) {
+  const SaturationInputs in = saturation_inputs(measured_run(), 2);
+  EXPECT_DOUBLE_EQ(in.think_s, 2000e-6);
+  EXPECT_DOUBLE_EQ(in.service_s, 1000e-6);
+  EXPECT_NEAR(in.overhead_s, 100e-6, 1e-12);
+  EXPECT_EQ(in.cores, 2);
+}
+
+TEST(SaturationInputsFromFile, TakesTheSharingAtOneClientOutOfTheOverhead) {
+  // Two servers and one client on 2 cores at k = 1, the busiest server at U = 0.3: the client ran on
+  // m - S U = 1.4 of m = 2 cores, so its overhead on a free core is 100 us x 1.4 / 2.
+  results::SaturationRun run = measured_run();
+  run.servers = 2;
+  const SaturationInputs shared = saturation_inputs(run, 2);
+  EXPECT_NEAR(shared.overhead_s, 100e-6 * 1.4 / 2.0, 1e-12);
+  const SaturationInputs free = saturation_inputs(run, 2, false);
+  EXPECT_NEAR(free.overhead_s, 100e-6, 1e-12);
+  EXPECT_FALSE(saturation_cores_shared(free, 16));
+  EXPECT_TRUE(saturation_cores_shared(shared, 1));
+}
+
+TEST(SaturationInputsFromFile, RefusesARunItCannotTake) {
+  results::SaturationRun run = measured_run();
+  run.points.erase(run.points.begin());
+  EXPECT_THROW(
+      {
+        try {
+          saturation_inputs(run, 2);
+        } catch (const UserError& error) {
+          EXPECT_NE(std::string(error.what()).find("has no k = 1 point"), std::string::npos) << error.what();
+          throw;
+        }
+      },
+      UserError);
+  run = measured_run();
+  run.service_us = 0.0;
+  EXPECT_THROW(saturation_inputs(run, 2), UserError);
+  EXPECT_THROW(saturation_inputs(measured_run(), 0), UserError);
+}
+
+TEST(SaturationCompare, ComparesEveryRunAndRefusesBadRequests) {
+  results::SaturationFile file;
+  file.context.cores = 64;
+  file.runs = {measured_run()};
+  SaturationRequest request;
+  request.kinds = {Kind::kMva};
+  const auto comparisons = compare_saturation(file, request);
+  ASSERT_EQ(comparisons.size(), 1U);
+  const SaturationCurve& curve = comparisons[0].curves.at(0);
+  ASSERT_EQ(curve.points.size(), 3U);
+  double sum = 0.0;
+  for (const auto& p : curve.points) {
+    const double measured = measured_rate(file.runs[0], p.clients).value();
+    sum += std::abs(p.updates_per_s - measured) / measured;
+  }
+  EXPECT_NEAR(curve.mape_percent.value(), 100.0 * sum / 3.0, 1e-9);
+  EXPECT_EQ(comparisons[0].measured_knee, 3);
+  request.clients = {0};
+  EXPECT_THROW(compare_saturation(file, request), UserError);
+  request.clients = {};
+  request.kinds = {Kind::kRevised};
+  EXPECT_THROW(compare_saturation(file, request), UserError);
+  file.runs.clear();
+  request.kinds = {Kind::kMva};
+  EXPECT_THROW(compare_saturation(file, request), UserError);
+}
+
+}  // namespace
+}  // namespace psbench::perf
