@@ -95,7 +95,10 @@ void add_predict(CLI::App& model) {
   command->add_option("--servers", flags->servers, "LIST of server counts")->capture_default_str();
   command->add_option("--io", flags->io, "sequential or parallel")->capture_default_str();
   command->add_option("--read", flags->read, "whole or partition (default: whole if sequential, else partition)");
-  command->add_option("--platform", flags->platform, "this, rack:NODES:GBIT_PER_S[:LATENCY_US], bluewaters or FILE.xml")
+  command
+      ->add_option("--platform", flags->platform,
+                   "this, rack:NODES:GBIT_PER_S[:LATENCY_US][:server=GBIT_PER_S] (servers' nodes at their own rate), "
+                   "bluewaters or FILE.xml")
       ->capture_default_str();
   command->add_option("--ranks-per-node", flags->scenario.ranks_per_node, "ranks per node r (0: all on one node)")
       ->capture_default_str();

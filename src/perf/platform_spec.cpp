@@ -1,6 +1,7 @@
 #include "perf/platform_spec.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -11,6 +12,8 @@ namespace {
 
 constexpr double kBitsPerByte = 8.0;
 constexpr double kDefaultRackLatencyS = 50e-6;  // one-way, a switch and a kernel TCP stack
+const std::string kRackSyntax = "rack:NODES:GBIT_PER_S[:LATENCY_US][:server=GBIT_PER_S]";
+const std::string kServerKey = "server=";
 
 std::vector<std::string> split_colons(const std::string& text) {
   std::vector<std::string> parts;
@@ -29,15 +32,20 @@ double positive_number(const std::string& word, const std::string& text, const c
     used = 0;
   }
   if (used != word.size() || !(value > 0.0))
-    throw UserError("--platform '" + text + "': " + what + " '" + word +
-                    "' is not a positive number (rack:NODES:GBIT_PER_S[:LATENCY_US])");
+    throw UserError("--platform '" + text + "': " + what + " '" + word + "' is not a positive number (" + kRackSyntax +
+                    ")");
   return value;
 }
 
 PlatformSpec parse_rack(const std::string& text, int cores) {
-  const auto parts = split_colons(text);
+  auto parts = split_colons(text);
+  std::optional<std::string> server_rate;
+  if (parts.size() > 3 && parts.back().starts_with(kServerKey)) {
+    server_rate = parts.back().substr(kServerKey.size());
+    parts.pop_back();
+  }
   if (parts.size() != 3 && parts.size() != 4)
-    throw UserError("--platform '" + text + "' is not rack:NODES:GBIT_PER_S[:LATENCY_US], e.g. rack:8:1");
+    throw UserError("--platform '" + text + "' is not " + kRackSyntax + ", e.g. rack:8:1 or rack:5:1:server=10");
   PlatformSpec spec;
   spec.kind = PlatformKind::kRack;
   spec.text = text;
@@ -45,6 +53,8 @@ PlatformSpec parse_rack(const std::string& text, int cores) {
   if (nodes != static_cast<int>(nodes)) throw UserError("--platform '" + text + "': NODES must be a whole number");
   spec.nodes = static_cast<int>(nodes);
   spec.link_Bps = positive_number(parts[2], text, "GBIT_PER_S") * 1e9 / kBitsPerByte;
+  spec.server_link_Bps =
+      server_rate ? positive_number(*server_rate, text, "server GBIT_PER_S") * 1e9 / kBitsPerByte : spec.link_Bps;
   spec.latency_s = parts.size() == 4 ? positive_number(parts[3], text, "LATENCY_US") * 1e-6 : kDefaultRackLatencyS;
   spec.cores_per_node = cores;
   return spec;
@@ -62,6 +72,7 @@ PlatformSpec parse_platform(const std::string& text, int cores) {
     spec.kind = PlatformKind::kBlueWaters;
     spec.nodes = 0;
     spec.link_Bps = BlueWatersFacts::kInjectionBps;
+    spec.server_link_Bps = BlueWatersFacts::kInjectionBps;
     spec.latency_s = BlueWatersFacts::kMpiLatencyS;
     spec.hop_Bps = BlueWatersFacts::kTorusLinkBps;
     spec.hop_latency_s = BlueWatersFacts::kHopLatencyS;
@@ -75,7 +86,7 @@ PlatformSpec parse_platform(const std::string& text, int cores) {
     spec.nodes = 0;
     return spec;
   }
-  throw UserError("--platform '" + text + "' is not one of: this, rack:NODES:GBIT_PER_S, bluewaters, FILE.xml");
+  throw UserError("--platform '" + text + "' is not one of: this, " + kRackSyntax + ", bluewaters, FILE.xml");
 }
 
 int nodes_for(const PlatformSpec& platform, int ranks, int ranks_per_node) {

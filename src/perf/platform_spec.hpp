@@ -7,12 +7,13 @@ namespace psbench::perf {
 /// Which platform a prediction is for.
 enum class PlatformKind { kThis, kRack, kBlueWaters, kXml };
 
-/// A parsed --platform: `this`, `rack:NODES:GBPS[:LATENCY_US]`, `bluewaters` or a SimGrid XML file.
+/// A parsed --platform: `this`, `rack:NODES:GBPS[:LATENCY_US][:server=GBPS]`, `bluewaters` or a SimGrid XML file.
 struct PlatformSpec {
   PlatformKind kind = PlatformKind::kThis;  ///< which
   std::string text;                         ///< as given, e.g. rack:8:1
   int nodes = 1;                            ///< rack: nodes behind the switch (0: as many as the ranks need)
   double link_Bps = 0.0;                    ///< rack, bluewaters: a node's link (injection) rate, bytes/s
+  double server_link_Bps = 0.0;             ///< rack, bluewaters: the link of a node that holds a server, bytes/s
   double latency_s = 0.0;                   ///< rack, bluewaters: one-way latency of a node's link
   double hop_Bps = 0.0;                     ///< bluewaters: torus link rate per direction, bytes/s
   double hop_latency_s = 0.0;               ///< bluewaters: latency per torus hop
@@ -32,8 +33,9 @@ struct BlueWatersFacts {
   static constexpr double kLustreAggregateBps = 963e9;  ///< /scratch aggregate
 };
 
-/// Parses --platform; cores is the calibrated machine's core count. Throws UserError for a malformed
-/// rack spec, an unknown word or an XML file that does not exist.
+/// Parses --platform; cores is the calibrated machine's core count. `server=GBPS` gives the servers' nodes a
+/// link of their own rate (rack.sh up --server-rate), else they have the others'. Throws UserError for a
+/// malformed rack spec, an unknown word or an XML file that does not exist.
 PlatformSpec parse_platform(const std::string& text, int cores);
 
 /// Nodes the job occupies: 1 on `this`, ceil(ranks / ranks_per_node) elsewhere.

@@ -54,7 +54,7 @@ void exchange_costs(const Calibration& calibration, const Scenario& scenario, St
     const double latency = platform.latency_s + platform.hop_latency_s;
     costs.exchange_s = calibration.exchange_messages.intercept + 2.0 * (latency + bytes / platform.link_Bps);
     costs.exchange_software_s = calibration.exchange_messages.intercept;
-    costs.link_s = shard_bytes / platform.link_Bps;
+    costs.link_s = shard_bytes / (platform.server_link_Bps > 0.0 ? platform.server_link_Bps : platform.link_Bps);
   }
   if (calibration.exchange_overhead_s.points > 0) {  // runs may say the exchange costs less than the bench's
     costs.exchange_s = std::max(0.0, costs.exchange_s + calibration.exchange_overhead_s.value);

@@ -39,19 +39,39 @@ SimPlatform build_this(const StepCosts& costs, const Scenario& scenario) {
   return {assign_ranks({host}, costs), attach_disk(host, costs, scenario)};
 }
 
+// The rack sweep's placement: each server alone on one of the first S nodes, the workers round-robin on the
+// others. With no node left for workers, every rank is packed r to a node as elsewhere.
+std::vector<sg4::Host*> assign_rack_ranks(const std::vector<sg4::Host*>& nodes, const StepCosts& costs) {
+  const int worker_nodes = static_cast<int>(nodes.size()) - costs.servers;
+  if (worker_nodes < 1) return assign_ranks(nodes, costs);
+  std::vector<sg4::Host*> hosts(nodes.begin(), nodes.begin() + costs.servers);
+  for (int w = 0; w < costs.workers; ++w)
+    hosts.push_back(nodes[static_cast<std::size_t>(costs.servers + w % worker_nodes)]);
+  return hosts;
+}
+
+// Nodes behind the switch: the servers' S (a node each) and ceil(W / r) for the workers, at most the rack's.
+int rack_nodes(const StepCosts& costs, const Scenario& scenario) {
+  const int per_node = std::max(1, scenario.ranks_per_node > 0 ? scenario.ranks_per_node : costs.ranks_per_node);
+  const int wanted = costs.servers + (costs.workers + per_node - 1) / per_node;
+  return std::max(1, std::min(scenario.platform.nodes, wanted));
+}
+
 SimPlatform build_rack(const StepCosts& costs, const Scenario& scenario) {
   auto* zone = sg4::create_star_zone("rack");
   std::vector<sg4::Host*> nodes;
   const PlatformSpec& p = scenario.platform;
-  for (int i = 0; i < costs.nodes; ++i) {
+  const int count = rack_nodes(costs, scenario);
+  for (int i = 0; i < count; ++i) {
     const std::string name = "node-" + std::to_string(i);
     sg4::Host* host = zone->create_host(name, kSimFlopsPerS)->set_core_count(costs.cores_per_node)->seal();
-    auto* link = zone->create_split_duplex_link("link-" + name, p.link_Bps)->set_latency(p.latency_s)->seal();
+    const double rate = i < costs.servers && p.server_link_Bps > 0.0 ? p.server_link_Bps : p.link_Bps;
+    auto* link = zone->create_split_duplex_link("link-" + name, rate)->set_latency(p.latency_s)->seal();
     zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {{link, sg4::LinkInRoute::Direction::UP}}, true);
     nodes.push_back(host);
   }
   zone->seal();
-  return {assign_ranks(nodes, costs), attach_disk(nodes.front(), costs, scenario)};
+  return {assign_rack_ranks(nodes, costs), attach_disk(nodes.front(), costs, scenario)};
 }
 
 std::vector<unsigned long> torus_dimensions(int nodes) {

@@ -17,7 +17,9 @@ struct SimPlatform {
 inline constexpr double kSimFlopsPerS = 1e9;
 
 /// Builds the platform of scenario.platform for costs' ranks in the running Engine: `this` is one host with
-/// the calibrated cores; `rack` one switch with a split-duplex link per node; `bluewaters` a 3D torus with
+/// the calibrated cores; `rack` one switch with a split-duplex link per node (the servers' nodes at the server
+/// rate), each server alone on one of the first S nodes and the workers round-robin on the others, as the rack
+/// sweep places them; `bluewaters` a 3D torus with
 /// the job's nodes scattered at random (seeded), as jobs got them before topology-aware scheduling; an XML
 /// file is loaded as it is and ranks fill its hosts in order, ranks_per_node to a host.
 SimPlatform build_platform(const StepCosts& costs, const Scenario& scenario, std::uint64_t seed);

@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "perf/sim_platform.hpp"
+#include "perf/sim_shared_cpu.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;
@@ -46,15 +49,67 @@ struct World {
   sg4::BarrierPtr start;
   SimMeasures measures;
   double started_at = 0.0;
-  std::vector<std::uint64_t> versions;  // per server
+  std::vector<std::uint64_t> versions;                  // per server
+  std::vector<std::unique_ptr<SharedCpu>> shared_cpus;  // one per host with more ranks than cores
+  std::vector<SharedCpu*> rank_cpu;                     // per rank: its host's SharedCpu, or none
+  std::vector<std::deque<int>> pushes;                  // per server: workers whose push waits, oldest first
+  std::vector<sg4::SemaphorePtr> pushed;                // per server: one token per waiting push
 };
 
-sg4::Mailbox* server_box(int s) { return sg4::Mailbox::by_name("server-" + std::to_string(s)); }
+// Gives each host that holds more ranks than cores a SharedCpu (unless SimGrid's own CPU model is asked for).
+void share_crowded_hosts(World& world) {
+  const std::vector<sg4::Host*>& hosts = world.platform.rank_hosts;
+  world.rank_cpu.assign(hosts.size(), nullptr);
+  if (world.options.cpu != CpuModel::kSharedCpu) return;
+  std::map<sg4::Host*, std::vector<std::size_t>> ranks_of;
+  for (std::size_t rank = 0; rank < hosts.size(); ++rank) ranks_of[hosts[rank]].push_back(rank);
+  for (const auto& [host, ranks] : ranks_of) {
+    if (static_cast<int>(ranks.size()) <= host->get_core_count()) continue;
+    world.shared_cpus.push_back(std::make_unique<SharedCpu>(host, host->get_core_count()));
+    for (const std::size_t rank : ranks) world.rank_cpu[rank] = world.shared_cpus.back().get();
+  }
+}
+
+// Runs `seconds` of one core's work for `rank`, shared with the other ranks of its host by weight.
+void compute(World& world, int rank, double seconds, double weight) {
+  SharedCpu* cpu = world.rank_cpu[static_cast<std::size_t>(rank)];
+  if (cpu != nullptr)
+    cpu->execute(seconds, weight);
+  else
+    sg4::this_actor::execute(seconds * kSimFlopsPerS, weight);
+}
+
+// A mailbox per (worker, server) pair, so a push is matched in O(1): SimGrid 3.32 matches a send by scanning
+// its mailbox's whole queue, and one server mailbox would hold up to W waiting pushes.
+sg4::Mailbox* push_box(int w, int s) {
+  return sg4::Mailbox::by_name("push-" + std::to_string(w) + "-" + std::to_string(s));
+}
 sg4::Mailbox* worker_box(int w) { return sg4::Mailbox::by_name("worker-" + std::to_string(w)); }
 sg4::Mailbox* token_box(int w) { return sg4::Mailbox::by_name("token-" + std::to_string(w)); }
 
 double shard_bytes(const World& world) {
   return world.costs.link_s > 0.0 ? world.costs.parameter_bytes / world.costs.servers : 0.0;
+}
+
+// Posts a push (detached: the bytes move once the server takes it, as a rendezvous) and queues its worker
+// for the server, which takes pushes first come, first served as one mailbox would.
+sg4::CommPtr post_push(World& world, int shard, Message* message, double bytes) {
+  const int worker = message->worker;
+  sg4::CommPtr push = push_box(worker, shard)->put_async(message, static_cast<uint64_t>(bytes));
+  world.pushes[static_cast<std::size_t>(shard)].push_back(worker);
+  world.pushed[static_cast<std::size_t>(shard)]->release();
+  return push;
+}
+
+// The oldest waiting push to this server: blocks until there is one and its bytes have arrived. `busy_from` is
+// when its bytes began to move (the server's take), where psbench's server starts counting busy time.
+std::unique_ptr<Message> take_push(World& world, int shard, double& busy_from) {
+  world.pushed[static_cast<std::size_t>(shard)]->acquire();
+  std::deque<int>& waiting = world.pushes[static_cast<std::size_t>(shard)];
+  const int worker = waiting.front();
+  waiting.pop_front();
+  busy_from = sg4::Engine::get_clock();
+  return push_box(worker, shard)->get_unique<Message>();
 }
 
 void load(World& world, int index) {
@@ -76,21 +131,23 @@ void worker(World& world, int index, std::uint64_t seed) {
   world.start->wait();
   const StepCosts& c = world.costs;
   std::vector<std::uint64_t> seen(static_cast<std::size_t>(c.servers), 0);
+  std::vector<sg4::CommPtr> pushes(static_cast<std::size_t>(c.servers));
   const auto steps = static_cast<long>(c.steps_per_worker);
   for (long step = 0; step < steps; ++step) {
-    sg4::this_actor::execute(sampler.draw(c.compute_s, c.compute_cv) * kSimFlopsPerS);
+    compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
     for (int s = 0; s < c.servers; ++s)
-      server_box(s)->put_init(new Message{index, seen[s], false}, shard_bytes(world))->detach();
+      pushes[static_cast<std::size_t>(s)] = post_push(world, s, new Message{index, seen[s], false}, shard_bytes(world));
     for (int s = 0; s < c.servers; ++s) {
       auto reply = worker_box(index)->get_unique<Message>();
       seen[static_cast<std::size_t>(reply->worker)] = reply->version;
     }
+    for (const sg4::CommPtr& push : pushes) push->wait();  // long done: its shard's reply came after it
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
   }
   world.measures.updates += static_cast<double>(steps);
   world.measures.compute_s = std::max(world.measures.compute_s, sg4::Engine::get_clock() - world.started_at);
-  for (int s = 0; s < c.servers; ++s) server_box(s)->put(new Message{index, 0, true}, 0);
+  for (int s = 0; s < c.servers; ++s) post_push(world, s, new Message{index, 0, true}, 0.0)->wait();
 }
 
 void server(World& world, int shard, std::uint64_t seed) {
@@ -100,15 +157,15 @@ void server(World& world, int shard, std::uint64_t seed) {
   const StepCosts& c = world.costs;
   int done = 0;
   while (done < c.workers) {
-    auto message = server_box(shard)->get_unique<Message>();
+    double begin = 0.0;
+    auto message = take_push(world, shard, begin);
     if (message->done) {
       ++done;
       continue;
     }
-    const double begin = sg4::Engine::get_clock();
     world.measures.staleness_sum += static_cast<double>(world.versions[shard] - message->version);
     world.measures.shard_updates += 1.0;
-    sg4::this_actor::execute(sampler.draw(c.service_s, c.service_cv) * kSimFlopsPerS, world.options.server_priority);
+    compute(world, shard, sampler.draw(c.service_s, c.service_cv), world.options.server_priority);
     ++world.versions[shard];
     worker_box(message->worker)->put(new Message{shard, world.versions[shard], false}, shard_bytes(world));
     world.measures.server_busy_s += sg4::Engine::get_clock() - begin;
@@ -133,6 +190,9 @@ SimMeasures run_simulation(const StepCosts& costs, const Scenario& scenario, con
   world->platform = build_platform(costs, scenario, options.seed);
   world->start = sg4::Barrier::create(static_cast<unsigned>(costs.workers + costs.servers));
   world->versions.assign(static_cast<std::size_t>(costs.servers), 0);
+  world->pushes.resize(static_cast<std::size_t>(costs.servers));
+  for (int s = 0; s < costs.servers; ++s) world->pushed.push_back(sg4::Semaphore::create(0));
+  share_crowded_hosts(*world);
   std::mt19937_64 seeds(options.seed);
   for (int s = 0; s < costs.servers; ++s) {
     sg4::Actor::create("server-" + std::to_string(s), world->platform.rank_hosts[s],

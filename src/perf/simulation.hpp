@@ -13,11 +13,18 @@ enum class TimeDistribution {
   kExponential,  ///< exponential with the calibrated mean (the MVA's product-form assumption)
 };
 
+/// How the simulation shares a host's cores among its ranks (the same weighted sharing either way).
+enum class CpuModel {
+  kSharedCpu,   ///< perf::SharedCpu where a host holds more ranks than cores: O(log n) per event
+  kSimGridCpu,  ///< SimGrid's own CPU model everywhere: O(n) per event, the reference SharedCpu is tested against
+};
+
 /// Knobs of one simulation.
 struct SimOptions {
   TimeDistribution times = TimeDistribution::kCalibrated;  ///< distribution of t_fb and D_s
   std::uint64_t seed = 1;                                  ///< seed of every draw and of the placement
-  int server_priority = 1000;  ///< CPU share weight of a server's update against a worker's compute
+  int server_priority = 1000;           ///< CPU share weight of a server's update against a worker's compute
+  CpuModel cpu = CpuModel::kSharedCpu;  ///< who shares crowded hosts' cores
 };
 
 /// Simulates W workers and S servers with SimGrid S4U: workers load their data (one after another with

@@ -94,12 +94,12 @@ struct SaturationRun {
   int servers = 0;                          ///< S
   std::uint64_t parameters = 0;             ///< P
   double think_us = 0.0;                    ///< Z: each client's emulated compute, as asked for
-  std::optional<double> think_measured_us;  ///< the mean sleep the clients measured (a sleep overshoots)
   double service_us = 0.0;                  ///< D: mean service time per update per server at k = 1
   double service_cv = 0.0;                  ///< coefficient of variation of D at k = 1
   int knee_clients = 0;                     ///< measured knee
   double knee_model = 0.0;                  ///< (Z + D) / D
   std::vector<SaturationPoint> points;      ///< k = 1, 2, ...
+  std::optional<double> think_measured_us;  ///< the mean sleep the clients measured (a sleep overshoots)
   /// Member-wise equality.
   bool operator==(const SaturationRun&) const = default;
 };

@@ -57,7 +57,8 @@ TEST(Simulation, TwoShardsLieBetweenTheForkJoinApproximations) {
   const StepCosts costs = costs_for(6, 2, 1500);
   const Prediction sim = simulate(costs, this_machine(), options);
   const double lockstep = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kLockstep), 6).back().throughput;
-  const double sequential = solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kSequential), 6).back().throughput;
+  const double sequential =
+      solve_mva(configuration_network(costs, 1.0, 1.0, ShardModel::kSequential), 6).back().throughput;
   // Independent exponential services make the fork-join slower than lockstep, faster than visiting in turn.
   EXPECT_LT(sim.updates_per_s, lockstep * 1.01);
   EXPECT_GT(sim.updates_per_s, sequential * 0.99);
@@ -81,6 +82,56 @@ TEST(Simulation, SequentialLoaderPassesTheToken) {
   scenario.io = IoMode::kParallel;
   const Prediction parallel = simulate(costs, scenario, {});
   EXPECT_NEAR(parallel.init_io_s, revised_init_io(costs, IoMode::kParallel), 1e-9);  // 0.01 + 4e6 / 1e8
+}
+
+// 14 ranks on 2 cores: perf::SharedCpu shares them as SimGrid's CPU model would, so every measure is the same.
+TEST(Simulation, SharedCpuMatchesSimGridsCpuModelOnACrowdedHost) {
+  Scenario scenario = this_machine();
+  scenario.platform.cores_per_node = 2;
+  StepCosts costs = costs_for(12, 2, 40);
+  costs.cores_per_node = 2;
+  costs.compute_cv = 0.3;
+  costs.service_cv = 0.2;
+  for (const TimeDistribution times : {TimeDistribution::kCalibrated, TimeDistribution::kExponential}) {
+    SimOptions fast;
+    fast.times = times;
+    SimOptions reference = fast;
+    reference.cpu = CpuModel::kSimGridCpu;
+    const Prediction a = simulate(costs, scenario, fast);
+    const Prediction b = simulate(costs, scenario, reference);
+    ASSERT_GT(b.compute_s, 40 * costs.compute_s * 12 / 2 * 0.5);  // the cores are shared: far slower than alone
+    EXPECT_NEAR(a.compute_s, b.compute_s, 1e-6 * b.compute_s);
+    EXPECT_NEAR(a.init_io_s, b.init_io_s, 1e-9);
+    EXPECT_NEAR(a.server_utilization, b.server_utilization, 1e-6);
+    EXPECT_NEAR(a.staleness_mean, b.staleness_mean, 1e-9);
+  }
+}
+
+// A rack of 1 Gbit/s nodes, one rank per node: the server alone on node 0 takes each push (over the worker's
+// and its own link) and sends the reply before the next, so one update costs two transfers of the gradient
+// on the slower of the two links. A 10 Gbit/s server link cannot make a 1 Gbit/s worker link faster; a
+// 0.5 Gbit/s one halves the rate.
+TEST(Simulation, RackServerLinkCountsOnlyWhereItIsTheSlower) {
+  auto rack_throughput = [](const std::string& platform) {
+    Scenario scenario;
+    scenario.platform = parse_platform(platform, 64);
+    scenario.ranks_per_node = 1;
+    StepCosts costs = costs_for(3, 1, 60);
+    costs.nodes = 4;
+    costs.ranks_per_node = 1;
+    costs.parameter_bytes = 4e6;  // 32 ms at 1 Gbit/s each way
+    costs.link_s = costs.parameter_bytes / scenario.platform.server_link_Bps;
+    costs.exchange_software_s = 0.0;
+    return simulate(costs, scenario, {}).updates_per_s;
+  };
+  const double same = rack_throughput("rack:4:1");
+  const double fast = rack_throughput("rack:4:1:server=10");
+  const double slow = rack_throughput("rack:4:1:server=0.5");
+  const double cycle = 2.0 * (0.032 + 2 * 50e-6) + 0.002;  // push and reply on 1 Gbit/s, latency both ways, D_s
+  EXPECT_NEAR(same, 1.0 / cycle, 0.02 / cycle);            // 3 workers keep the server busy
+  EXPECT_NEAR(fast, same, 1e-6 * same);
+  const double slow_cycle = 2.0 * (0.064 + 2 * 50e-6) + 0.002;
+  EXPECT_NEAR(slow, 1.0 / slow_cycle, 0.02 / slow_cycle);
 }
 
 TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
