@@ -20,9 +20,8 @@ Prediction from_cycle(Kind kind, const StepCosts& costs, double init_io_s, doubl
   return p;
 }
 
-double unloaded_cycle(const StepCosts& costs) {
-  return costs.compute_s + costs.exchange_s + costs.service_s + 2.0 * costs.link_s;
-}
+// t_pp holds the transfers on a network already; the server's link enters as its demand (server_demand_s).
+double unloaded_cycle(const StepCosts& costs) { return costs.compute_s + costs.exchange_s + costs.service_s; }
 
 }  // namespace
 
@@ -47,8 +46,7 @@ Prediction predict_ideal(const StepCosts& costs) {
 Prediction predict_revised(const StepCosts& costs, IoMode io) {
   const double updates = costs.steps_per_worker * costs.workers;
   double compute = costs.steps_per_worker * unloaded_cycle(costs);
-  compute = std::max(compute, updates * costs.service_s);
-  compute = std::max(compute, updates * costs.link_s);
+  compute = std::max(compute, updates * costs.server_demand_s());
   if (costs.cores_shared()) {
     const double cores = static_cast<double>(costs.nodes) * costs.cores_per_node;
     compute = std::max(compute, updates * (costs.compute_s + costs.servers * costs.service_s) / cores);
@@ -57,7 +55,7 @@ Prediction predict_revised(const StepCosts& costs, IoMode io) {
   const double cycle = costs.workers / p.updates_per_s;
   const double server_residence = std::max(costs.service_s, cycle - costs.compute_s - costs.exchange_s);
   p.staleness_mean = staleness_estimate(costs.workers, cycle, server_residence, costs.service_s);
-  const double d_max = std::max(costs.service_s, costs.link_s);
+  const double d_max = costs.server_demand_s();
   if (d_max > 0.0) p.knee_workers = unloaded_cycle(costs) / d_max;
   return p;
 }

@@ -25,9 +25,7 @@ Prediction from_point(const StepCosts& costs, const Scenario& scenario, const Cl
   p.samples_per_s = costs.training_samples / p.compute_s;
   p.server_utilization = point.utilization.front();
   const double cycle = costs.workers / point.throughput;
-  double server_residence = point.residence.front();
-  if (costs.link_s > 0.0) server_residence += point.residence[1] + point.residence[2];
-  p.staleness_mean = staleness_estimate(costs.workers, cycle, server_residence, costs.service_s);
+  p.staleness_mean = staleness_estimate(costs.workers, cycle, point.residence.front(), costs.server_demand_s());
   p.knee_workers = knee_population(network);
   return p;
 }
@@ -67,12 +65,10 @@ Prediction solve_shared(const StepCosts& costs, const Scenario& scenario) {
 ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation, double service_inflation,
                                     ShardModel shards) {
   ClosedNetwork network;
-  network.think = costs.exchange_s;
+  const double demand = costs.server_demand_s();  // on a network, D_s plus the shard's transfers it waits for
+  network.think = std::max(0.0, costs.exchange_s - (demand - costs.service_s));
   const int queues = shards == ShardModel::kLockstep ? 1 : costs.servers;
-  for (int s = 0; s < queues; ++s) network.stations.push_back({costs.service_s * service_inflation, 1});
-  if (costs.link_s > 0.0) {
-    for (int s = 0; s < 2 * queues; ++s) network.stations.push_back({costs.link_s, 1});
-  }
+  for (int s = 0; s < queues; ++s) network.stations.push_back({demand * service_inflation, 1});
   if (costs.cores_shared()) {
     network.stations.push_back({costs.compute_s * cpu_inflation, costs.nodes * costs.cores_per_node});
   } else {

@@ -17,10 +17,10 @@ enum class ShardModel {
 };
 
 /// The closed network of one configuration: W customers; think time t_pp (plus t_fb while every worker has a
-/// core of its own); the servers' queue(s) of demand D_s; on a network, a server's in and out links as queues
-/// of a shard's bytes; where ranks outnumber cores, the nodes' cores as one multi-server station of
-/// t_fb x cpu_inflation, and each server's demand is D_s x service_inflation (its share of shared cores). The
-/// first station is always a server.
+/// core of its own); the servers' queue(s) of demand D_s, on a network D_s plus the shard's transfers the
+/// server waits for (StepCosts::server_demand_s, taken out of the think time); where ranks outnumber cores,
+/// the nodes' cores as one multi-server station of t_fb x cpu_inflation, and each server's demand times
+/// service_inflation (its share of shared cores). The first station is always a server.
 ClosedNetwork configuration_network(const StepCosts& costs, double cpu_inflation, double service_inflation = 1.0,
                                     ShardModel shards = ShardModel::kLockstep);
 

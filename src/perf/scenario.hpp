@@ -51,6 +51,14 @@ struct StepCosts {
   double setup_s = 0.0;              ///< set-up outside the read
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
+  /// A server's time per update as psbench's protocol spends it: one push at a time, applied and replied to
+  /// before the next, so on a network each update holds it for D_s plus two transfers of its shard, each
+  /// through the slower of its own link and the worker's (t_pp less its software part, split over S).
+  [[nodiscard]] double server_demand_s() const {
+    if (link_s <= 0.0) return service_s;
+    const double worker_side = (exchange_s > exchange_software_s ? exchange_s - exchange_software_s : 0.0) / servers;
+    return service_s + (2.0 * link_s > worker_side ? 2.0 * link_s : worker_side);
+  }
   /// True when the ranks on a node outnumber its cores.
   [[nodiscard]] bool cores_shared() const { return ranks_per_node > cores_per_node; }
 };

@@ -83,14 +83,6 @@ SimMeasures run_in_child(const StepCosts& costs, const Scenario& scenario, const
   return reply.measures;
 }
 
-// A server's time per update as the simulated protocol spends it: it takes one push at a time, applies it and
-// sends the reply before the next, so each update holds it for D_s plus two transfers of its shard, each
-// through the slower of the server's link and the worker's (t_pp less its software part, split over S).
-double server_demand(const StepCosts& costs) {
-  const double worker_side = std::max(0.0, costs.exchange_s - costs.exchange_software_s) / costs.servers;
-  return costs.service_s + std::max(2.0 * costs.link_s, worker_side);
-}
-
 }  // namespace
 
 Prediction simulate(const StepCosts& costs, const Scenario& scenario, const SimOptions& options) {
@@ -106,7 +98,7 @@ Prediction simulate(const StepCosts& costs, const Scenario& scenario, const SimO
   p.samples_per_s = m.compute_s > 0.0 ? costs.training_samples / m.compute_s : 0.0;
   p.server_utilization = m.compute_s > 0.0 ? m.server_busy_s / (m.compute_s * costs.servers) : 0.0;
   p.staleness_mean = m.shard_updates > 0.0 ? m.staleness_sum / m.shard_updates : 0.0;
-  const double demand = server_demand(costs);
+  const double demand = costs.server_demand_s();
   if (demand > 0.0) p.knee_workers = (costs.compute_s + costs.exchange_s + costs.service_s) / demand;
   return p;
 }
