@@ -76,11 +76,13 @@ run_calibration() {
 }
 
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
+# (Paths relative to the repository root, so that report.md quotes a command that works in any checkout.)
 run_report() {
-  "$psbench" model calibrate --bench "$raw"/bench/*.json --runs "$raw"/calibration/*/*.json \
-    --out "$root/docs/results/calib.json"
-  "$psbench" report "$raw/sweep" --bench "$raw/bench" --calib "$root/docs/results/calib.json" \
-    --out "$root/docs/results"
+  cd "$root"
+  "$psbench" model calibrate --bench docs/results/raw/bench/*.json --runs docs/results/raw/calibration/*/*.json \
+    --out docs/results/calib.json
+  "$psbench" report docs/results/raw/sweep --bench docs/results/raw/bench --calib docs/results/calib.json \
+    --out docs/results
 }
 
 case "${1:-all}" in
