@@ -1,86 +1,25 @@
 #include "perf/simulation.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <exception>
 
 #include "common/error.hpp"
 #include "perf/closed_forms.hpp"
+#include "perf/forked_run.hpp"
 #include "perf/sim_run.hpp"
 
 namespace psbench::perf {
 namespace {
 
-// What the child sends back: the measures, or a failure message.
-struct ChildReply {
-  SimMeasures measures;
-  int failed = 0;
-  char error[512] = {};
-};
-
-bool write_all(int fd, const void* data, std::size_t size) {
-  const auto* bytes = static_cast<const char*>(data);
-  while (size > 0) {
-    const ssize_t written = ::write(fd, bytes, size);
-    if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) return false;
-    bytes += written;
-    size -= static_cast<std::size_t>(written);
-  }
-  return true;
-}
-
-std::size_t read_all(int fd, void* data, std::size_t size) {
-  auto* bytes = static_cast<char*>(data);
-  std::size_t got = 0;
-  while (got < size) {
-    const ssize_t n = ::read(fd, bytes + got, size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  return got;
-}
-
-[[noreturn]] void run_child(int fd, const StepCosts& costs, const Scenario& scenario, const SimOptions& options) {
-  ChildReply reply;
-  try {
-    reply.measures = run_simulation(costs, scenario, options);
-  } catch (const std::exception& error) {
-    reply.failed = 1;
-    std::snprintf(reply.error, sizeof reply.error, "%s", error.what());
-  }
-  const bool sent = write_all(fd, &reply, sizeof reply);
-  ::_exit(sent ? 0 : 1);  // no atexit handlers, no MPI or SimGrid teardown in the child
-}
-
+// One simulation in a forked child (SimGrid's Engine is a process-wide singleton), its measures sent back.
 SimMeasures run_in_child(const StepCosts& costs, const Scenario& scenario, const SimOptions& options) {
-  int fds[2];
-  if (::pipe(fds) != 0) throw SystemError(std::string("pipe for the simulation failed: ") + std::strerror(errno));
-  std::fflush(nullptr);
-  const pid_t child = ::fork();
-  if (child < 0) throw SystemError(std::string("fork for the simulation failed: ") + std::strerror(errno));
-  if (child == 0) {
-    ::close(fds[0]);
-    run_child(fds[1], costs, scenario, options);
-  }
-  ::close(fds[1]);
-  ChildReply reply;
-  const std::size_t got = read_all(fds[0], &reply, sizeof reply);
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (got != sizeof reply || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw SystemError("the SimGrid simulation of " + std::to_string(costs.workers) + " workers died (status " +
-                      std::to_string(status) + ")");
-  if (reply.failed != 0) throw UserError(std::string("simulation failed: ") + reply.error);
-  return reply.measures;
+  const std::vector<double> v = run_forked(
+      [&] {
+        const SimMeasures m = run_simulation(costs, scenario, options);
+        return std::vector<double>{m.init_io_s,     m.compute_s,     m.updates,
+                                   m.server_busy_s, m.staleness_sum, m.shard_updates};
+      },
+      "the SimGrid simulation of " + std::to_string(costs.workers) + " workers");
+  return {v.at(0), v.at(1), v.at(2), v.at(3), v.at(4), v.at(5)};
 }
 
 }  // namespace
