@@ -115,6 +115,11 @@ TEST_P(PsProtocol, ShardsOfManyChunksArriveWhole) { run_protocol(1, 3 * kChunkVa
 
 TEST_P(PsProtocol, TwoServersWithManyChunksEach) { run_protocol(2, 5 * kChunkValues + 3, GetParam()); }
 
+// More chunks than the server's receive ring holds: chunk c + kRingChunks reuses chunk c's buffer.
+TEST_P(PsProtocol, ShardsLargerThanTheReceiveRing) {
+  run_protocol(1, (kRingChunks + 3) * kChunkValues + 17, GetParam());
+}
+
 INSTANTIATE_TEST_SUITE_P(Paths, PsProtocol, ::testing::Values(Path::kMessages, Path::kOneNode, Path::kTwoNodes),
                          [](const ::testing::TestParamInfo<Path>& info) {
                            switch (info.param) {
