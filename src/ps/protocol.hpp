@@ -20,6 +20,10 @@ enum Tag : int {
 /// messages so the server applies and returns chunk c while chunk c+1 is still arriving.
 inline constexpr std::size_t kChunkValues = std::size_t{1} << 16;
 
+/// Gradient chunks a server receives ahead: a ring of this many chunk buffers (4 MiB), so that the received
+/// gradient stays in the last-level cache at any shard size instead of streaming through memory.
+inline constexpr std::size_t kRingChunks = 16;
+
 /// Number of chunk messages that carry a shard of shard_size values (at least one).
 constexpr int chunk_count(std::size_t shard_size) {
   return shard_size == 0 ? 1 : static_cast<int>((shard_size + kChunkValues - 1) / kChunkValues);

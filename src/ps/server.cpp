@@ -12,6 +12,11 @@
 namespace psbench::ps {
 namespace {
 
+// Slots of a server's rings: kRingChunks, or fewer when the shard has fewer chunks.
+std::size_t ring_slots(std::size_t shard_size) {
+  return std::min(kRingChunks, static_cast<std::size_t>(chunk_count(shard_size)));
+}
+
 // Per-epoch totals of the pushes seen so far; an epoch is reported once every worker has finished it.
 struct EpochTally {
   double loss_sum = 0.0;
@@ -42,8 +47,8 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
     : comm_(world.duplicate()),
       topology_(topology),
       validator_(topology),
-      gradient_(layout.size(topology.rank)),
-      chunk_receives_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk receives"),
+      gradient_(std::min(layout.size(topology.rank), ring_slots(layout.size(topology.rank)) * kChunkValues)),
+      chunk_receives_(ring_slots(layout.size(topology.rank)), "a server's chunk receives"),
       chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk sends"),
       shard_begin_(layout.begin(topology.rank)),
       optimizer_(layout.size(topology.rank), config) {
@@ -180,32 +185,35 @@ Server::Arrival Server::wait_for_push(const SilenceWatch& watch) {
 
 void Server::serve_by_messages(int source, ServerStats& stats) {
   const MPI_Comm comm = comm_.native();
-  const int chunks = static_cast<int>(chunk_receives_.size());
-  for (int c = 0; c < chunks; ++c) {
-    const auto [offset, count] = chunk_span(weights_.size(), c);
-    PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPushData,
-                               comm, chunk_receives_.at(static_cast<std::size_t>(c))));
-  }
+  const int chunks = chunk_count(weights_.size());
+  const int slots = static_cast<int>(chunk_receives_.size());
+  for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   for (int c = 0; c < chunks; ++c) {
-    const auto slot = static_cast<std::size_t>(c);
+    const auto slot = static_cast<std::size_t>(c % slots);
     const auto [offset, count] = chunk_span(weights_.size(), c);
-    wait_for_chunk(source, slot, count);
+    wait_for_chunk(source, c, slot, count);
+    const std::span<float> ring_gradient(gradient_.data() + slot * kChunkValues, count);
     const double apply_start = monotonic_seconds();
-    if (!stopping_) {
-      optimizer_.apply_slice(weights_.subspan(offset, count), std::span<const float>(gradient_).subspan(offset, count),
-                             offset);
-    }
+    if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), ring_gradient, offset);
     stats.apply_seconds += monotonic_seconds() - apply_start;
+    if (c + slots < chunks) receive_chunk(source, c + slots);
     PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
-                               chunk_sends_.at(slot)));
+                               chunk_sends_.at(static_cast<std::size_t>(c))));
   }
   // The next update may modify any chunk: every send from the weights completes first.
   mpi::wait_all(chunk_sends_.all());
 }
 
-void Server::wait_for_chunk(int source, std::size_t slot, std::size_t count) {
+void Server::receive_chunk(int source, int chunk) {
+  const std::size_t slot = static_cast<std::size_t>(chunk) % chunk_receives_.size();
+  const std::size_t count = chunk_span(weights_.size(), chunk).count;
+  PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + slot * kChunkValues, static_cast<int>(count), MPI_FLOAT, source,
+                             kTagPushData, comm_.native(), chunk_receives_.at(slot)));
+}
+
+void Server::wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t count) {
   MPI_Status status{};
   int bytes = 0;
   try {
@@ -217,11 +225,11 @@ void Server::wait_for_chunk(int source, std::size_t slot, std::size_t count) {
     PSBENCH_MPI_CALL(MPI_Get_count(&status, MPI_BYTE, &bytes));
   } catch (const SystemError& error) {  // a longer message than the chunk fails the receive (truncation)
     throw ProtocolError("parameter server " + std::to_string(topology_.rank) + ": gradient chunk " +
-                        std::to_string(slot) + " from " + validator_.describe(source) + " failed: " + error.what());
+                        std::to_string(chunk) + " from " + validator_.describe(source) + " failed: " + error.what());
   }
   if (static_cast<std::size_t>(bytes) != count * sizeof(float)) {
     throw ProtocolError("parameter server " + std::to_string(topology_.rank) + " received a malformed push from " +
-                        validator_.describe(source) + ": gradient chunk " + std::to_string(slot) + " of " +
+                        validator_.describe(source) + ": gradient chunk " + std::to_string(chunk) + " of " +
                         std::to_string(bytes) + " bytes, expected " + std::to_string(count * sizeof(float)));
   }
 }

@@ -42,9 +42,10 @@ struct EpochProgress {
 
 /// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard. A
 /// remote worker's exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while
-/// later chunks of the gradient are still arriving. A worker on this node (through link) is served in
-/// shared memory: the update reads its gradient in place and publishes each fresh chunk for the worker to
-/// copy. No update starts before every earlier reply has been sent (its sends complete) or copied out.
+/// later chunks of the gradient are still arriving, into a ring of chunk buffers that stays in the cache.
+/// A worker on this node (through link) is served in shared memory: the update reads its gradient in place
+/// and publishes each fresh chunk for the worker to copy. No update starts before every earlier reply has
+/// been sent (its sends complete) or copied out.
 /// The server trusts no message: each push is checked (PushValidator) and a bad one ends the job with a
 /// ProtocolError naming its sender; a worker silent for the stall timeout ends it with PeerStalled.
 class Server {
@@ -96,8 +97,10 @@ class Server {
   PushHeader receive_header(const Arrival& arrival);
   /// Takes arrival's gradient in and answers it, by messages or in shared memory, once earlier replies are out.
   void reply(const Arrival& arrival, ServerStats& stats);
-  /// Waits for gradient chunk slot from source and checks it holds count values.
-  void wait_for_chunk(int source, std::size_t slot, std::size_t count);
+  /// Waits for gradient chunk number chunk (in ring slot) from source and checks it holds count values.
+  void wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t count);
+  /// Starts the receive of gradient chunk number chunk from source into its ring slot.
+  void receive_chunk(int source, int chunk);
   /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
   void serve_by_messages(int source, ServerStats& stats);
   /// Applies a local worker's gradient chunk by chunk, publishing each fresh chunk in its mailbox.
@@ -113,7 +116,7 @@ class Server {
   bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
   std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
   std::span<float> weights_;
-  std::vector<float> gradient_;
+  std::vector<float> gradient_;  // ring of received gradient chunks (kRingChunks at most)
   mpi::RequestSet chunk_receives_;
   mpi::RequestSet chunk_sends_;
   std::size_t shard_begin_;
