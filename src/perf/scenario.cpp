@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "ps/protocol.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -35,7 +36,8 @@ void place(const Scenario& scenario, StepCosts& costs) {
 }
 
 // Exchange time without queueing: on `this` the shared-window round trip less the update it contains;
-// on a network two transfers of the whole vector over the worker's link plus the messages fit's overhead.
+// on a network the whole vector's push and pull over the worker's link, overlapping as shard_link_transfers
+// says, plus the messages fit's overhead.
 void exchange_costs(const Calibration& calibration, const Scenario& scenario, StepCosts& costs) {
   const double bytes = costs.parameter_bytes;
   const double shard_bytes = bytes / costs.servers;
@@ -52,7 +54,9 @@ void exchange_costs(const Calibration& calibration, const Scenario& scenario, St
     costs.exchange_software_s = calibration.exchange_messages.intercept;
   } else {
     const double latency = platform.latency_s + platform.hop_latency_s;
-    costs.exchange_s = calibration.exchange_messages.intercept + 2.0 * (latency + bytes / platform.link_Bps);
+    costs.link_transfers = shard_link_transfers(shard_bytes);
+    costs.exchange_s =
+        calibration.exchange_messages.intercept + 2.0 * latency + costs.link_transfers * bytes / platform.link_Bps;
     costs.exchange_software_s = calibration.exchange_messages.intercept;
     costs.link_s = shard_bytes / (platform.server_link_Bps > 0.0 ? platform.server_link_Bps : platform.link_Bps);
   }
@@ -77,6 +81,11 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
 }
 
 }  // namespace
+
+double shard_link_transfers(double shard_bytes) {
+  const auto values = static_cast<std::size_t>(std::ceil(shard_bytes / sizeof(float)));
+  return 1.0 + static_cast<double>(ps::ring_chunks(values)) / ps::chunk_count(values);
+}
 
 const char* io_mode_name(IoMode mode) { return mode == IoMode::kSequential ? "sequential" : "parallel"; }
 const char* read_mode_name(ReadMode mode) { return mode == ReadMode::kWhole ? "whole" : "partition"; }

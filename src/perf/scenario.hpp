@@ -41,6 +41,7 @@ struct StepCosts {
   double exchange_software_s = 0.0;  ///< the part of t_pp that is not bytes on a modelled link (all of it on `this`)
   double service_s = 0.0;            ///< D_s: one server's demand per update of its shard
   double link_s = 0.0;               ///< a shard's bytes on a server's link, each way (0 on `this`)
+  double link_transfers = 2.0;       ///< shard transfers a remote update holds the links for (shard_link_transfers)
   double compute_cv = 0.0;           ///< coefficient of variation of t_fb
   double service_cv = 0.0;           ///< coefficient of variation of D_s
   double steps_per_worker = 0.0;     ///< E x ceil(ceil(n / W) / b): steps of the busiest worker
@@ -52,16 +53,24 @@ struct StepCosts {
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
   /// A server's time per update as psbench's protocol spends it: one push at a time, applied and replied to
-  /// before the next, so on a network each update holds it for D_s plus two transfers of its shard, each
-  /// through the slower of its own link and the worker's (t_pp less its software part, split over S).
+  /// before the next, so on a network each update holds it for D_s plus link_transfers transfers of its shard
+  /// (the pull overlaps the push's tail on full-duplex links), each through the slower of its own link and the
+  /// worker's (t_pp less its software part, split over S).
   [[nodiscard]] double server_demand_s() const {
     if (link_s <= 0.0) return service_s;
     const double worker_side = (exchange_s > exchange_software_s ? exchange_s - exchange_software_s : 0.0) / servers;
-    return service_s + (2.0 * link_s > worker_side ? 2.0 * link_s : worker_side);
+    return service_s + (link_transfers * link_s > worker_side ? link_transfers * link_s : worker_side);
   }
   /// True when the ranks on a node outnumber its cores.
   [[nodiscard]] bool cores_shared() const { return ranks_per_node > cores_per_node; }
 };
+
+/// Transfers of one shard of shard_bytes that a remote exchange holds a full-duplex link for: 1 + K / N, N the
+/// shard's chunks and K its server's receive ring (ps/protocol.hpp). The server clears K push chunks at once;
+/// the rendezvous handshake of each pull chunk queues behind those K chunks on the worker's side, so the pull
+/// starts once K / N of the push has crossed and then runs beside the rest of it: 2 for a shard of at most
+/// kRingChunks chunks (push, then pull), 1.55 for 29 chunks (docs/rack.md, "Push and pull on one link").
+double shard_link_transfers(double shard_bytes);
 
 /// Name of an I/O mode as the CLI spells it.
 const char* io_mode_name(IoMode mode);

@@ -87,9 +87,18 @@ sg4::Mailbox* push_box(int w, int s) {
 sg4::Mailbox* worker_box(int w) { return sg4::Mailbox::by_name("worker-" + std::to_string(w)); }
 sg4::Mailbox* token_box(int w) { return sg4::Mailbox::by_name("token-" + std::to_string(w)); }
 
+sg4::Mailbox* tail_box(int w, int s) {
+  return sg4::Mailbox::by_name("tail-" + std::to_string(w) + "-" + std::to_string(s));
+}
+
 double shard_bytes(const World& world) {
   return world.costs.link_s > 0.0 ? world.costs.parameter_bytes / world.costs.servers : 0.0;
 }
+
+// The part of a push that crosses before its server replies: K / N of the shard (StepCosts::link_transfers
+// = 1 + K / N, scenario.hpp). The rest, the push's tail, crosses beside the reply on the full-duplex links.
+double push_head_bytes(const World& world) { return shard_bytes(world) * (world.costs.link_transfers - 1.0); }
+double push_tail_bytes(const World& world) { return shard_bytes(world) - push_head_bytes(world); }
 
 // Posts a push (detached: the bytes move once the server takes it, as a rendezvous) and queues its worker
 // for the server, which takes pushes first come, first served as one mailbox would.
@@ -132,17 +141,25 @@ void worker(World& world, int index, std::uint64_t seed) {
   const StepCosts& c = world.costs;
   std::vector<std::uint64_t> seen(static_cast<std::size_t>(c.servers), 0);
   std::vector<sg4::CommPtr> pushes(static_cast<std::size_t>(c.servers));
+  std::vector<sg4::CommPtr> tails(static_cast<std::size_t>(c.servers));
   const auto steps = static_cast<long>(c.steps_per_worker);
   for (long step = 0; step < steps; ++step) {
     compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
-    for (int s = 0; s < c.servers; ++s)
-      pushes[static_cast<std::size_t>(s)] = post_push(world, s, new Message{index, seen[s], false}, shard_bytes(world));
+    for (int s = 0; s < c.servers; ++s) {
+      pushes[static_cast<std::size_t>(s)] =
+          post_push(world, s, new Message{index, seen[s], false}, push_head_bytes(world));
+      if (push_tail_bytes(world) > 0.0)
+        tails[static_cast<std::size_t>(s)] = tail_box(index, s)->put_async(
+            new Message{index, seen[s], false}, static_cast<uint64_t>(push_tail_bytes(world)));
+    }
     for (int s = 0; s < c.servers; ++s) {
       auto reply = worker_box(index)->get_unique<Message>();
       seen[static_cast<std::size_t>(reply->worker)] = reply->version;
     }
     for (const sg4::CommPtr& push : pushes) push->wait();  // long done: its shard's reply came after it
+    for (const sg4::CommPtr& tail : tails)
+      if (tail) tail->wait();
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
   }
   world.measures.updates += static_cast<double>(steps);
@@ -167,7 +184,10 @@ void server(World& world, int shard, std::uint64_t seed) {
     world.measures.shard_updates += 1.0;
     compute(world, shard, sampler.draw(c.service_s, c.service_cv), world.options.server_priority);
     ++world.versions[shard];
-    worker_box(message->worker)->put(new Message{shard, world.versions[shard], false}, shard_bytes(world));
+    sg4::CommPtr reply =
+        worker_box(message->worker)->put_async(new Message{shard, world.versions[shard], false}, shard_bytes(world));
+    if (push_tail_bytes(world) > 0.0) tail_box(message->worker, shard)->get_unique<Message>();
+    reply->wait();
     world.measures.server_busy_s += sg4::Engine::get_clock() - begin;
   }
 }

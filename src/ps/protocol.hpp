@@ -35,6 +35,11 @@ struct ChunkSpan {
   std::size_t count = 0;   ///< values in the chunk
 };
 
+/// Ring slots a server receives a shard's gradient into: kRingChunks, or every chunk of a smaller shard.
+constexpr int ring_chunks(std::size_t shard_size) {
+  return std::min(static_cast<int>(kRingChunks), chunk_count(shard_size));
+}
+
 /// Chunk c of a shard of shard_size values (every chunk but the last holds kChunkValues).
 constexpr ChunkSpan chunk_span(std::size_t shard_size, int chunk) {
   const std::size_t offset = static_cast<std::size_t>(chunk) * kChunkValues;

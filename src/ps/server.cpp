@@ -12,10 +12,8 @@
 namespace psbench::ps {
 namespace {
 
-// Slots of a server's rings: kRingChunks, or fewer when the shard has fewer chunks.
-std::size_t ring_slots(std::size_t shard_size) {
-  return std::min(kRingChunks, static_cast<std::size_t>(chunk_count(shard_size)));
-}
+// Slots of a server's receive ring (protocol.hpp's ring_chunks) as a count of buffers.
+std::size_t ring_slots(std::size_t shard_size) { return static_cast<std::size_t>(ring_chunks(shard_size)); }
 
 // Per-epoch totals of the pushes seen so far; an epoch is reported once every worker has finished it.
 struct EpochTally {

@@ -134,6 +134,29 @@ TEST(Simulation, RackServerLinkCountsOnlyWhereItIsTheSlower) {
   EXPECT_NEAR(slow, 1.0 / slow_cycle, 0.02 / slow_cycle);
 }
 
+// The server's receive ring (K = 16 chunks) on full-duplex links: a shard of N = 29 chunks (7.45 MB) is pushed,
+// the reply starts once K / N of it has crossed and runs beside its rest, so one update holds the links for
+// (1 + K / N) transfers, not 2; a shard of at most K chunks still costs push then pull.
+TEST(Simulation, RackPullOverlapsThePushTailBeyondTheRing) {
+  EXPECT_DOUBLE_EQ(shard_link_transfers(4.0 * 65536 * 16), 2.0);
+  EXPECT_DOUBLE_EQ(shard_link_transfers(4.0 * 65536), 2.0);
+  EXPECT_DOUBLE_EQ(shard_link_transfers(4.0 * 1863690), 1.0 + 16.0 / 29.0);
+  EXPECT_DOUBLE_EQ(shard_link_transfers(4.0 * 65536 * 256), 1.0 + 16.0 / 256.0);
+  Scenario scenario;
+  scenario.platform = parse_platform("rack:4:1", 64);
+  scenario.ranks_per_node = 1;
+  StepCosts costs = costs_for(3, 1, 60);
+  costs.nodes = 4;
+  costs.ranks_per_node = 1;
+  costs.parameter_bytes = 4.0 * 1863690;  // 59.6 ms at 1 Gbit/s each way
+  costs.link_s = costs.parameter_bytes / scenario.platform.server_link_Bps;
+  costs.link_transfers = shard_link_transfers(costs.parameter_bytes);
+  costs.exchange_software_s = 0.0;
+  const double cycle = (1.0 + 16.0 / 29.0) * costs.link_s + 2 * 2 * 50e-6 + 0.002;      // + latencies, D_s
+  EXPECT_NEAR(simulate(costs, scenario, {}).updates_per_s, 1.0 / cycle, 0.02 / cycle);  // 3 workers: saturated
+  EXPECT_NEAR(costs.server_demand_s(), 0.002 + (1.0 + 16.0 / 29.0) * costs.link_s, 1e-12);
+}
+
 TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
   const StepCosts costs = costs_for(4, 1, 200);
   const Prediction sim = simulate(costs, this_machine(), {});
