@@ -20,7 +20,8 @@ namespace psbench::ps {
 /// applies the gradient where the worker's backpropagation left it and, in the same pass, writes each fresh
 /// chunk of its weights into the worker's parameter area (beside the gradients), raising `chunks_ready`
 /// after each chunk. The server never reads that area, so it never waits for the worker: the next update
-/// may start at once. Each side's fields share a cache line; the sides do not.
+/// may start at once. Each side's fields share a cache line; the sides do not (but a worker asleep on its
+/// reply registers in chunks_ready's sleepers).
 struct alignas(64) Mailbox {
   std::atomic<std::uint64_t> pushed{0};       ///< worker: sequence number of the latest push
   PushHeader header;                          ///< worker: the latest push's header

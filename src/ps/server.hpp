@@ -90,8 +90,9 @@ class Server {
   };
   static constexpr std::size_t kRemote = static_cast<std::size_t>(-1);
 
-  /// Waits with backoff for the next push, from a local worker's mailbox or a remote worker's message;
-  /// throws PeerStalled when watch finds a worker silent too long.
+  /// Waits for the next push, from a local worker's mailbox or a remote worker's message, with backoff (or,
+  /// when every worker is local, asleep on the doorbell where waits sleep); throws PeerStalled when watch
+  /// finds a worker silent too long.
   Arrival wait_for_push(const SilenceWatch& watch);
   /// The header of arrival, received (or read from its mailbox) and checked.
   PushHeader receive_header(const Arrival& arrival);
