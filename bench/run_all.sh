@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs every psbench microbenchmark and writes results/bench/NAME.json (docs/benchmarks.md):
 #   nn.json, push_pull.json, server_update.json, data_io.json (Google Benchmark's JSON format) and
-#   server_saturation.json (its own format, documented there).
+#   server_saturation.json (its own format, documented there: the clients reach the servers through the
+#   node's shared window, psbench train's intra-node path) and messages/server_saturation.json (the same
+#   benchmark over MPI messages, as between nodes; a folder of its own, so that `psbench model calibrate
+#   --bench DIR/*.json` and `psbench report --bench DIR` read the shared-window curves only).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
-#                         [--data FILE.h5] [--data-ranks N] [--out DIR]
+#                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
 #   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation
 #   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
 #   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
@@ -13,6 +16,7 @@
 #   --repetitions R  repetitions of each Google Benchmark and of each read mode (default 3)
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
+#   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared,messages)
 #   --out DIR        where the files go (default results/bench)
 # Environment: PSBENCH_BUILD (the build folder, default build/default of this repository), PSBENCH_MPIRUN
 # (the launcher, default mpirun), PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the
@@ -30,6 +34,7 @@ clients=16
 repetitions=3
 data=
 data_ranks=2
+saturation_paths=shared,messages
 out=$repo/results/bench
 
 die() {
@@ -47,14 +52,18 @@ while [[ $# -gt 0 ]]; do
     --repetitions) repetitions=${2:?--repetitions needs a count}; shift 2 ;;
     --data) data=${2:?--data needs a file}; shift 2 ;;
     --data-ranks) data_ranks=${2:?--data-ranks needs a count}; shift 2 ;;
+    --saturation-paths) saturation_paths=${2:?--saturation-paths needs a list}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see bench/run_all.sh --help)" ;;
   esac
 done
 
 for name in ${only//,/ }; do
   case $name in nn|push_pull|server_update|data_io|server_saturation) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+done
+for path in ${saturation_paths//,/ }; do
+  case $path in shared|messages) ;; *) die "--saturation-paths: unknown path '$path' (shared or messages)" ;; esac
 done
 for count in "$clients" "$repetitions" "$data_ranks"; do
   [[ $count =~ ^[1-9][0-9]*$ ]] || die "'$count' is not a positive count"
@@ -154,7 +163,11 @@ if wanted server_saturation; then
   seconds=0.2
   (( large )) && seconds=1
   (( quick )) && seconds=0.05 clients=2 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
-  step server_saturation mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 \
-    --max-clients "$clients" --seconds "$seconds" "${sizes[@]}" --json "$out/server_saturation.json"
+  for path in ${saturation_paths//,/ }; do
+    name=server_saturation
+    [[ $path == messages ]] && name=messages/server_saturation && mkdir -p "$out/messages"
+    step "$name" mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 --path "$path" \
+      --max-clients "$clients" --seconds "$seconds" "${sizes[@]}" --json "$out/$name.json"
+  done
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

@@ -8,7 +8,9 @@ endif()
 
 # psbench_add_unit_test(NAME SOURCES src... [LIBS lib...] [ISA_VARIANTS]): a serial gtest binary, one ctest
 # entry per test. ISA_VARIANTS runs every test a second time as NAME.avx2.* with ONEDNN_MAX_CPU_ISA=AVX2, so
-# oneDNN's AVX2 kernels (gemm:jit, jit:avx2) are tested on AVX-512 and AMX machines too.
+# oneDNN's AVX2 kernels (gemm:jit, jit:avx2) are tested on AVX-512 and AMX machines too. Their one label,
+# unit-avx2, matches `-L unit` and `-LE avx2` (labels are regular expressions); a list of labels here would be
+# split into separate PROPERTIES arguments and silently drop the ENVIRONMENT that follows it.
 function(psbench_add_unit_test name)
   cmake_parse_arguments(ARG "ISA_VARIANTS" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
@@ -16,7 +18,7 @@ function(psbench_add_unit_test name)
   gtest_discover_tests(${name} TEST_PREFIX "${name}." DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 120 LABELS unit)
   if(ARG_ISA_VARIANTS)
     gtest_discover_tests(${name} TEST_PREFIX "${name}.avx2." DISCOVERY_TIMEOUT 60
-      PROPERTIES TIMEOUT 120 LABELS "unit;avx2" ENVIRONMENT "ONEDNN_MAX_CPU_ISA=AVX2")
+      PROPERTIES TIMEOUT 120 LABELS unit-avx2 ENVIRONMENT "ONEDNN_MAX_CPU_ISA=AVX2")
   endif()
 endfunction()
 

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/check.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/call.hpp"
 #include "ps/node_link.hpp"
@@ -23,17 +24,25 @@ namespace {
 constexpr ps::SgdConfig kSgd{1e-3F, 0.9F};  // the trainer's default optimizer
 constexpr auto kIdlePoll = std::chrono::milliseconds(2);
 constexpr auto kActivePoll = std::chrono::microseconds(50);
+// The measured window is cut into kSlices equal slices; where each of kMedianSlices groups of them holds at
+// least kEventsPerGroup exchanges (or services), a point's figure is the median over the groups, so one
+// descheduled moment moves one group, not the figure. Fewer events: the whole window's figure.
+constexpr int kSlices = 10;
+constexpr int kMedianSlices = 5;
+constexpr double kEventsPerGroup = 25.0;
 
 // What one rank measured; gathered as doubles onto world rank 0 (sub-communicator rank 0).
 struct RankMeasure {
   double is_server = 0.0;
-  double exchanges = 0.0;     // client: exchanges completed inside the window
-  double response_sum = 0.0;  // client: seconds inside push_pull for those exchanges
-  double think_sum = 0.0;     // client: seconds slept after them
-  double window = 0.0;        // seconds counted
-  double busy = 0.0;          // server: service seconds over span
-  double span = 0.0;          // server: seconds observed
-  double service_sum = 0.0;   // server: per-update service seconds (windowed at k = 1, else whole run)
+  std::array<double, kSlices> slice_events{};   // client: exchanges ending in each slice; server (k = 1): updates
+  std::array<double, kSlices> slice_service{};  // server (k = 1): service seconds of the updates of each slice
+  double exchanges = 0.0;                       // client: exchanges completed inside the window
+  double response_sum = 0.0;                    // client: seconds inside push_pull for those exchanges
+  double think_sum = 0.0;                       // client: seconds slept after them
+  double window = 0.0;                          // seconds counted
+  double busy = 0.0;                            // server: service seconds over span
+  double span = 0.0;                            // server: seconds observed
+  double service_sum = 0.0;  // server: per-update service seconds (windowed at k = 1, else whole run)
   double service_square = 0.0;
   double services = 0.0;
 };
@@ -56,12 +65,51 @@ bool is_active(const mpi::Communicator& world, const PointSpec& spec) {
   return rank < spec.servers || (rank >= spec.most_servers && rank - spec.most_servers < spec.clients);
 }
 
+// The slice of [begin, begin + window) that time falls in (clamped to the first and last).
+std::size_t slice_of(double time, double begin, double window) {
+  const double at = (time - begin) / window * kSlices;
+  return static_cast<std::size_t>(std::clamp(at, 0.0, static_cast<double>(kSlices - 1)));
+}
+
+double median(std::vector<double> values) {
+  PSBENCH_CHECK(!values.empty()) << "median of nothing";
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// The median over kMedianSlices groups of slices of numerator / denominator, where every group has
+// kEventsPerGroup events; otherwise the whole window's ratio.
+double robust_ratio(const std::array<double, kSlices>& numerator, const std::array<double, kSlices>& denominator,
+                    const std::array<double, kSlices>& events) {
+  constexpr int kPerGroup = kSlices / kMedianSlices;
+  std::vector<double> ratios;
+  double top = 0.0, bottom = 0.0;
+  bool enough = true;
+  for (int g = 0; g < kMedianSlices; ++g) {
+    double n = 0.0, d = 0.0, e = 0.0;
+    for (int i = g * kPerGroup; i < (g + 1) * kPerGroup; ++i) {
+      n += numerator[static_cast<std::size_t>(i)];
+      d += denominator[static_cast<std::size_t>(i)];
+      e += events[static_cast<std::size_t>(i)];
+    }
+    enough = enough && e >= kEventsPerGroup && d > 0.0;
+    if (d > 0.0) ratios.push_back(n / d);
+    top += n;
+    bottom += d;
+  }
+  if (enough) return median(ratios);
+  return bottom > 0.0 ? top / bottom : 0.0;
+}
+
 RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topology, const ps::ShardLayout& layout,
                        const ps::NodeLink* link, const PointSpec& spec) {
   ps::WorkerClient client(sub, topology, layout, link);
-  std::vector<float> weights(spec.parameters, 0.0F);
-  // A client on another node than every server (a hostfile) has no gradients in the window: it uses its own.
+  // A client on another node than every server (a hostfile) has no vectors in the window: it uses its own.
+  // In the window, the replies land in the parameter area itself: the client copies nothing.
   const bool in_window = link != nullptr && !link->gradients().empty();
+  std::vector<float> own_weights(in_window ? 0 : spec.parameters, 0.0F);
+  const std::span<float> weights = in_window ? client.reply_parameters() : std::span<float>(own_weights);
   std::vector<float> own_gradients(in_window ? 0 : spec.parameters);
   const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
   std::fill(gradients.begin(), gradients.end(), 1e-6F);
@@ -81,6 +129,7 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
     const double pulled = monotonic_seconds();
     if (think.count() > 0) std::this_thread::sleep_for(think);
     if (pulled < start + spec.warmup_seconds || pulled > start + spec.seconds) continue;
+    measure.slice_events[slice_of(pulled, start + spec.warmup_seconds, measure.window)] += 1.0;
     measure.exchanges += 1.0;
     measure.response_sum += pulled - pushed;
     measure.think_sum += monotonic_seconds() - pulled;
@@ -108,6 +157,9 @@ RankMeasure server_measure(const std::vector<ps::EpochProgress>& rounds, const p
   if (clients == 1 && inside.size() >= 2) {  // one client: each round is one update
     for (std::size_t i = 1; i < inside.size(); ++i) {
       const double service = inside[i]->service_seconds - inside[i - 1]->service_seconds;
+      const std::size_t slice = slice_of(inside[i]->finished_at, begin, end - begin);
+      measure.slice_events[slice] += 1.0;
+      measure.slice_service[slice] += service;
       measure.service_sum += service;
       measure.service_square += service * service;
       measure.services += 1.0;
@@ -135,6 +187,7 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
 PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   double exchanges = 0.0, response = 0.0, think = 0.0, window = 0.0, utilization = 0.0;
   double service = 0.0, square = 0.0, services = 0.0;
+  std::array<double, kSlices> done{}, updates{}, busy{};  // per slice: clients' exchanges, servers' updates, service
   for (std::size_t r = 0; r < all.size() / kFields; ++r) {
     std::array<double, kFields> fields{};
     std::copy_n(all.begin() + static_cast<std::ptrdiff_t>(r * kFields), kFields, fields.begin());
@@ -144,8 +197,13 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
       service += m.service_sum;
       square += m.service_square;
       services += m.services;
+      for (std::size_t i = 0; i < kSlices; ++i) {
+        updates[i] += m.slice_events[i];
+        busy[i] += m.slice_service[i];
+      }
       continue;
     }
+    for (std::size_t i = 0; i < kSlices; ++i) done[i] += m.slice_events[i];
     exchanges += m.exchanges;
     response += m.response_sum;
     think += m.think_sum;
@@ -154,11 +212,14 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   PointResult result;
   SaturationPoint& point = result.point;
   point.clients = spec.clients;
-  point.updates_per_s = exchanges / window;
+  std::array<double, kSlices> slice_seconds{};
+  slice_seconds.fill(window / kSlices);
+  point.updates_per_s = robust_ratio(done, slice_seconds, done);
   point.utilization = utilization;
   point.response_us = exchanges > 0.0 ? 1e6 * response / exchanges : 0.0;
   point.queue_length = response / window;
   point.service_us = services > 0.0 ? 1e6 * service / services : 0.0;
+  if (spec.clients == 1 && services > 0.0) point.service_us = 1e6 * robust_ratio(busy, updates, updates);
   point.think_us = exchanges > 0.0 ? 1e6 * think / exchanges : 0.0;
   if (spec.clients == 1 && services > 1.0 && square > 0.0) {
     const double mean = service / services;

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Measures what docs/results/report.md rests on, on this machine: the sweep (Fashion-MNIST and a synthetic
-# set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache) with a
-# manifest per dataset; the benchmark files (bench/run_all.sh); the calibration runs (1 server + 1 worker,
-# both I/O modes, twice per dataset: runs of their own, so the sweep that validates the model is not the one
-# that calibrated it), then calib.json and the report. Writes into docs/results/raw/ (committed, a few
+# set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache, REPETITIONS
+# runs of each, interleaved: identical 2-5 s runs differ by up to 40% on this shared machine, so the report
+# and `psbench model validate` compare predictions with each configuration's median) with a manifest per
+# dataset; the benchmark files (bench/run_all.sh); the calibration runs (1 server + 1 worker, both I/O modes,
+# twice per dataset: runs of their own, so the sweep that validates the model is not the one that calibrated
+# it), then calib.json and the report. Writes into docs/results/raw/ (committed, a few
 # hundred kB) and docs/results/.
 #
 # Usage: docs/results/measure.sh [sweep|bench|calibration|report|all]
-# Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data]
+# Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data],
+#   REPETITIONS [3] (runs of each sweep configuration)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,6 +18,7 @@ build="${PSBENCH_BUILD:-$root/build/default}"
 psbench="${PSBENCH:-$build/src/cli/psbench}"
 data_dir="${DATA_DIR:-$root/build/data}"
 raw="$root/docs/results/raw"
+repetitions="${REPETITIONS:-3}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$data_dir" "$raw/sweep" "$raw/bench"
 
@@ -33,16 +37,19 @@ run_sweep() {
   local name="$1" data="$2" model="$3" folder="$raw/sweep/$1" entries=() started
   mkdir -p "$folder"
   started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  for io in sequential parallel; do
-    for servers in 1 2; do
-      for workers in 1 2 3 4; do
-        local file="w${workers}-s${servers}-${io}.json" code=0
-        local command=(mpirun --oversubscribe -np $((workers + servers)) "$psbench" train --data "$data"
-          --model "$model" --servers "$servers" --io "$io" --epochs 1 --batch 64 --cold-cache --quiet
-          --out "$folder/$file")
-        echo "measure: $name $io S=$servers W=$workers"
-        "${command[@]}" || code=$?
-        entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"exit_code\": $code}")
+  rm -f "$folder"/w*.json  # a file of an earlier sweep would be read as one more repetition
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    for io in sequential parallel; do
+      for servers in 1 2; do
+        for workers in 1 2 3 4; do
+          local file="w${workers}-s${servers}-${io}-r${repetition}.json" code=0
+          local command=(mpirun --oversubscribe -np $((workers + servers)) "$psbench" train --data "$data"
+            --model "$model" --servers "$servers" --io "$io" --epochs 1 --batch 64 --cold-cache --quiet
+            --out "$folder/$file")
+          echo "measure: $name $io S=$servers W=$workers #$repetition"
+          "${command[@]}" || code=$?
+          entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $code}")
+        done
       done
     done
   done

@@ -38,6 +38,8 @@ void cpu_relax() {
 
 void set_spin_budget(std::chrono::microseconds budget) { spin_budget_us.store(budget.count()); }
 
+bool waits_sleep() { return spin_budget_us.load() == 0; }
+
 std::chrono::microseconds spin_budget() { return std::chrono::microseconds(spin_budget_us.load()); }
 
 void configure_waits(const Communicator& world) {

@@ -6,6 +6,7 @@
 #include <span>
 
 #include "mpi/communicator.hpp"
+#include "mpi/wake_counter.hpp"
 
 namespace psbench::mpi {
 
@@ -15,6 +16,22 @@ namespace psbench::mpi {
 /// 1 us to 50 us, so a rank sharing a core leaves it to the rank that has work.
 template <typename Poll>
 void wait_with_backoff(Poll&& poll);
+
+/// Waits until poll() returns true, calling watch() (a stall watchdog: it may throw) now and then. With a
+/// spin budget (a core for each rank) it polls as wait_with_backoff does, watch() every kPollsPerWatch
+/// polls; without one (ranks outnumber cores) it sleeps in the kernel on counter between polls, for at most
+/// kSleepSlice at a time, so a publisher advancing counter wakes it and the watch runs after every sleep.
+/// poll() must become true only after counter has been published.
+template <typename Poll, typename Watch>
+void wait_on_counter(WakeCounter& counter, Poll&& poll, Watch&& watch);
+
+/// Polls of a spinning wait_on_counter between two calls of its watch.
+inline constexpr int kPollsPerWatch = 16;
+/// The longest a sleeping wait_on_counter sleeps before it calls its watch.
+inline constexpr std::chrono::microseconds kSleepSlice{20000};
+
+/// Whether waits sleep in the kernel rather than poll: the spin budget is zero (ranks outnumber cores).
+[[nodiscard]] bool waits_sleep();
 
 /// Sets how long waits poll before they yield (zero, the default, backs off at once).
 void set_spin_budget(std::chrono::microseconds budget);
@@ -53,6 +70,25 @@ void wait_with_backoff(Poll&& poll) {
   if (poll()) return;
   detail::Backoff backoff;
   while (!poll()) backoff.pause();
+}
+
+template <typename Poll, typename Watch>
+void wait_on_counter(WakeCounter& counter, Poll&& poll, Watch&& watch) {
+  if (!waits_sleep()) {
+    int polls = 0;
+    wait_with_backoff([&] {
+      if (poll()) return true;
+      if (++polls % kPollsPerWatch == 0) watch();
+      return false;
+    });
+    return;
+  }
+  for (;;) {
+    const std::uint64_t seen = counter.value.load(std::memory_order_acquire);  // before the look: no lost wake-up
+    if (poll()) return;
+    sleep_until_changed(counter, seen, kSleepSlice);
+    watch();
+  }
 }
 
 }  // namespace psbench::mpi

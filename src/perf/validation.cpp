@@ -46,6 +46,43 @@ double read_end(const results::ResultsFile& run) {
   return end;
 }
 
+// What runs that repeat one another share: everything in their config but the output and trace files.
+std::string configuration_of(const results::ResultsFile& run) {
+  const results::Config& c = run.config;
+  return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
+         " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node + " W" +
+         std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// One comparison per configuration: the median, lowest and highest of its runs per phase.
+std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& runs) {
+  std::vector<RunComparison> out;
+  for (const RunComparison& run : runs) {
+    const auto same = [&](const RunComparison& c) { return c.configuration == run.configuration; };
+    if (std::any_of(out.begin(), out.end(), same)) continue;
+    RunComparison merged = run;
+    std::vector<const RunComparison*> repeats;
+    for (const RunComparison& other : runs)
+      if (same(other)) repeats.push_back(&other);
+    merged.repetitions = static_cast<int>(repeats.size());
+    for (const char* phase : kValidatedPhases) {
+      std::vector<double> values;
+      for (const RunComparison* r : repeats) values.push_back(r->measured.at(phase));
+      merged.measured[phase] = median(values);
+      merged.lowest[phase] = *std::min_element(values.begin(), values.end());
+      merged.highest[phase] = *std::max_element(values.begin(), values.end());
+    }
+    out.push_back(std::move(merged));
+  }
+  return out;
+}
+
 RunComparison compare(const Calibration& calibration, const std::string& path, const ValidateOptions& options) {
   const results::ResultsFile run = results::read_results_file(path);
   if (run.config.mode != "async")
@@ -60,7 +97,9 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   out.workers = run.env.workers;
   out.servers = run.env.servers;
   out.io = run.config.io;
+  out.configuration = configuration_of(run);
   out.measured = {{"init_io", read_end(run)}, {"compute", run.train.training_s}, {"total", run.phases[Phase::kTotal]}};
+  out.lowest = out.highest = out.measured;
   for (const Prediction& p : predict(calibration, request)) {
     out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};
   }
@@ -71,6 +110,28 @@ double percent_error(double predicted, double measured) {
   return measured > 0.0 ? 100.0 * std::abs(predicted - measured) / measured : 0.0;
 }
 
+MapeTable mape_of(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds) {
+  MapeTable table;
+  for (const Kind kind : kinds) {
+    for (const char* phase : kValidatedPhases) {
+      double sum = 0.0;
+      for (const RunComparison& run : runs)
+        sum += percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
+      table[kind][phase] = sum / static_cast<double>(runs.size());
+    }
+  }
+  return table;
+}
+
+void append_mape(std::string& out, const MapeTable& table, const std::vector<Kind>& kinds) {
+  char line[160];
+  for (const Kind kind : kinds) {
+    std::snprintf(line, sizeof line, "%-8s init_io %7.1f  compute %7.1f  total %7.1f\n", kind_name(kind),
+                  table.at(kind).at("init_io"), table.at(kind).at("compute"), table.at(kind).at("total"));
+    out += line;
+  }
+}
+
 }  // namespace
 
 Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
@@ -78,32 +139,29 @@ Validation validate_runs(const Calibration& calibration, const std::vector<std::
   if (run_files.empty()) throw UserError("validate: no results files given");
   Validation v;
   for (const std::string& path : run_files) v.runs.push_back(compare(calibration, path, options));
-  for (const Kind kind : options.kinds) {
-    for (const char* phase : kValidatedPhases) {
-      double sum = 0.0;
-      for (const RunComparison& run : v.runs)
-        sum += percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
-      v.mape[kind][phase] = sum / static_cast<double>(v.runs.size());
-    }
-  }
+  v.configurations = by_configuration(v.runs);
+  v.mape = mape_of(v.configurations, options.kinds);
+  v.run_mape = mape_of(v.runs, options.kinds);
   return v;
 }
 
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-8s %10s", "run", "W", "S", "io", "phase", "measured");
+  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-8s %4s %10s %17s", "run", "W", "S", "io", "phase", "runs",
+                "measured", "range");
   out += line;
   for (const Kind kind : kinds) {
     std::snprintf(line, sizeof line, " %10s %7s", kind_name(kind), "err%");
     out += line;
   }
   out += "\n";
-  for (const RunComparison& run : validation.runs) {
+  for (const RunComparison& run : validation.configurations) {
     for (const char* phase : kValidatedPhases) {
       const double measured = run.measured.at(phase);
-      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-8s %10.3f", run.file.c_str(), run.workers, run.servers,
-                    run.io.c_str(), phase, measured);
+      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-8s %4d %10.3f %8.3f-%-8.3f", run.file.c_str(),
+                    run.workers, run.servers, run.io.c_str(), phase, run.repetitions, measured, run.lowest.at(phase),
+                    run.highest.at(phase));
       out += line;
       for (const Kind kind : kinds) {
         const double predicted = run.predicted.at(kind).at(phase);
@@ -113,13 +171,11 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
       out += "\n";
     }
   }
-  out += "\nMAPE (%) over " + std::to_string(validation.runs.size()) + " runs\n";
-  for (const Kind kind : kinds) {
-    std::snprintf(line, sizeof line, "%-8s init_io %7.1f  compute %7.1f  total %7.1f\n", kind_name(kind),
-                  validation.mape.at(kind).at("init_io"), validation.mape.at(kind).at("compute"),
-                  validation.mape.at(kind).at("total"));
-    out += line;
-  }
+  out += "\nMAPE (%) over " + std::to_string(validation.configurations.size()) + " configurations (the median of " +
+         std::to_string(validation.runs.size()) + " runs)\n";
+  append_mape(out, validation.mape, kinds);
+  out += "\nMAPE (%) over every run, one by one\n";
+  append_mape(out, validation.run_mape, kinds);
   return out;
 }
 

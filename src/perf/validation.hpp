@@ -13,23 +13,29 @@ namespace psbench::perf {
 /// The phases validate compares: the start-up read, the training loop, and the whole run.
 inline constexpr const char* kValidatedPhases[] = {"init_io", "compute", "total"};
 
-/// One run against its predictions: measured seconds per phase, and each kind's.
+/// One run, or the median of repeated runs of one configuration, against its predictions.
 struct RunComparison {
-  std::string file;                                         ///< the results file
+  std::string file;                                         ///< the (first) results file
   int workers = 0;                                          ///< W
   int servers = 0;                                          ///< S
   std::string io;                                           ///< sequential | parallel
-  std::map<std::string, double> measured;                   ///< phase -> seconds
+  std::string configuration;                                ///< what identical runs share: data, model, W, S, ...
+  int repetitions = 1;                                      ///< runs of this configuration behind `measured`
+  std::map<std::string, double> measured;                   ///< phase -> seconds (median of the repetitions)
+  std::map<std::string, double> lowest;                     ///< phase -> the repetitions' lowest seconds
+  std::map<std::string, double> highest;                    ///< phase -> the repetitions' highest seconds
   std::map<Kind, std::map<std::string, double>> predicted;  ///< kind -> phase -> seconds
 };
 
-/// Mean absolute percentage error per kind and phase over the runs.
+/// Mean absolute percentage error per kind and phase.
 using MapeTable = std::map<Kind, std::map<std::string, double>>;
 
 /// What a validation found.
 struct Validation {
-  std::vector<RunComparison> runs;  ///< in the order given
-  MapeTable mape;                   ///< percent
+  std::vector<RunComparison> runs;            ///< every file, in the order given
+  std::vector<RunComparison> configurations;  ///< one per configuration: its runs' medians, in first-seen order
+  MapeTable mape;                             ///< percent, over the configurations (what --max-mape judges)
+  MapeTable run_mape;                         ///< percent, over every run
 };
 
 /// Options of a validation.
@@ -40,13 +46,15 @@ struct ValidateOptions {
 };
 
 /// Predicts every run (its config: model, batch, samples, epochs, W, S, I/O) and compares init_io (the
-/// slowest reader's end, load wait_s + read_s), compute (train.training_s: the training loop) and total (phases.total).
-/// Throws UserError for no runs, a missing or malformed file, or a model whose parameter count differs from the spec at
-/// the given input shape.
+/// slowest reader's end, load wait_s + read_s), compute (train.training_s: the training loop) and total (phases.total),
+/// per run and per configuration (runs identical but for their output file count as repetitions of one: their
+/// median is compared). Throws UserError for no runs, a missing or malformed file, or a model whose parameter count
+/// differs from the spec at the given input shape.
 Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
                          const ValidateOptions& options);
 
-/// Text: one line per run and phase with measured and predicted seconds and errors, then the MAPE table.
+/// Text: one line per configuration and phase with the measured median (and range), predicted seconds and errors,
+/// then the MAPE tables over the configurations and over every run.
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds);
 
 }  // namespace psbench::perf

@@ -7,7 +7,6 @@
 
 #include "common/check.hpp"
 #include "common/error.hpp"
-#include "ps/shard_layout.hpp"
 
 namespace psbench::ps {
 namespace {
@@ -17,14 +16,17 @@ constexpr std::size_t round_up(std::size_t bytes) {
   return (bytes + kPage - 1) / kPage * kPage;
 }
 
-// Where a worker's segment keeps its parts: S mailboxes, then the gradients on a page boundary.
+// Where a worker's segment keeps its parts: S mailboxes, then the gradients and the parameter area, each
+// on a page boundary.
 struct WorkerSegment {
   std::size_t gradients_at = 0;
+  std::size_t parameters_at = 0;
   std::size_t bytes = 0;
 
   WorkerSegment(int servers, std::size_t parameters)
       : gradients_at(round_up(static_cast<std::size_t>(servers) * sizeof(Mailbox))),
-        bytes(gradients_at + round_up(parameters * sizeof(float))) {}
+        parameters_at(gradients_at + round_up(parameters * sizeof(float))),
+        bytes(parameters_at + round_up(parameters * sizeof(float))) {}
 };
 
 }  // namespace
@@ -37,10 +39,9 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
   const auto is_server = [&](int rank) { return rank < topology.servers; };
   const bool servers_here = std::any_of(world_ranks.begin(), world_ranks.end(), is_server);
   const bool workers_here = !std::all_of(world_ranks.begin(), world_ranks.end(), is_server);
-  const ShardLayout layout(parameters, topology.servers);
   const WorkerSegment worker_segment(topology.servers, parameters);
   std::size_t bytes = 0;
-  if (topology.is_server() && workers_here) bytes = round_up(layout.size(topology.rank) * sizeof(float));
+  if (topology.is_server() && workers_here) bytes = round_up(sizeof(Doorbell));
   if (!topology.is_server() && servers_here) bytes = worker_segment.bytes;
   try {
     window_.emplace(node_, bytes);
@@ -53,14 +54,15 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
   const std::span<std::byte> own = window_->segment(node_.rank());
   PSBENCH_CHECK(own.size() >= bytes) << "shared segment of " << own.size() << " bytes, asked for " << bytes;
   if (bytes > 0 && topology.is_server()) {
-    weights_ = {new (own.data()) float[layout.size(topology.rank)](), layout.size(topology.rank)};
+    own_doorbell_ = new (own.data()) Doorbell();
   } else if (bytes > 0) {
     for (int k = 0; k < topology.servers; ++k) {
       new (own.data() + static_cast<std::size_t>(k) * sizeof(Mailbox)) Mailbox();
     }
     gradients_ = {new (own.data() + worker_segment.gradients_at) float[parameters](), parameters};
+    parameters_ = {new (own.data() + worker_segment.parameters_at) float[parameters](), parameters};
   }
-  node_.barrier();  // every mailbox and shard is constructed before another rank looks at it
+  node_.barrier();  // every mailbox and doorbell is constructed before another rank looks at it
 
   for (int r = 0; r < node_.size(); ++r) {
     const int rank = world_ranks[static_cast<std::size_t>(r)];
@@ -72,15 +74,17 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
       worker.world_rank = rank;
       worker.mailbox = std::launder(reinterpret_cast<Mailbox*>(segment.data()) + topology.rank);
       worker.gradients = std::launder(reinterpret_cast<const float*>(segment.data() + worker_segment.gradients_at));
+      worker.parameters = std::launder(reinterpret_cast<float*>(segment.data() + worker_segment.parameters_at));
       local_workers_.push_back(worker);
     } else {
       if (mailboxes_.empty()) {
         mailboxes_.assign(static_cast<std::size_t>(topology.servers), nullptr);
-        server_weights_.assign(static_cast<std::size_t>(topology.servers), nullptr);
+        doorbells_.assign(static_cast<std::size_t>(topology.servers), nullptr);
       }
+      PSBENCH_CHECK(segment.size() >= sizeof(Doorbell)) << "server " << rank << " shares no segment";
       const auto slot = static_cast<std::size_t>(rank);  // server rank k owns shard k
       mailboxes_[slot] = std::launder(reinterpret_cast<Mailbox*>(own.data()) + rank);
-      server_weights_[slot] = std::launder(reinterpret_cast<const float*>(segment.data()));
+      doorbells_[slot] = std::launder(reinterpret_cast<Doorbell*>(segment.data()));
     }
   }
 }
@@ -89,8 +93,8 @@ Mailbox* NodeLink::mailbox(int shard) const {
   return mailboxes_.empty() ? nullptr : mailboxes_[static_cast<std::size_t>(shard)];
 }
 
-const float* NodeLink::server_weights(int shard) const {
-  return server_weights_.empty() ? nullptr : server_weights_[static_cast<std::size_t>(shard)];
+Doorbell* NodeLink::doorbell(int shard) const {
+  return doorbells_.empty() ? nullptr : doorbells_[static_cast<std::size_t>(shard)];
 }
 
 }  // namespace psbench::ps

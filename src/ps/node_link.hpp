@@ -9,23 +9,30 @@
 
 #include "mpi/communicator.hpp"
 #include "mpi/shared_window.hpp"
+#include "mpi/wake_counter.hpp"
 #include "ps/protocol.hpp"
 #include "ps/topology.hpp"
 
 namespace psbench::ps {
 
 /// One worker's mailbox for one server of its node, in the worker's shared segment. The worker writes a
-/// push's header and publishes its sequence number in `pushed`. The server applies the gradient where the
-/// worker's backpropagation left it, chunk by chunk, publishing each fresh chunk of its weights by
-/// raising `chunks_ready`; the worker copies each chunk out as it appears and, when it has them all,
-/// publishes the sequence number in `pulled`. The server changes no weight before the pull is complete,
-/// as the message path waits for its sends. Each side's fields share a cache line; the sides do not.
+/// push's header, publishes its sequence number in `pushed` and rings the server's doorbell. The server
+/// applies the gradient where the worker's backpropagation left it and, in the same pass, writes each fresh
+/// chunk of its weights into the worker's parameter area (beside the gradients), raising `chunks_ready`
+/// after each chunk. The server never reads that area, so it never waits for the worker: the next update
+/// may start at once. Each side's fields share a cache line; the sides do not (but a worker asleep on its
+/// reply registers in chunks_ready's sleepers).
 struct alignas(64) Mailbox {
-  std::atomic<std::uint64_t> pushed{0};                    ///< worker: sequence number of the latest push
-  std::atomic<std::uint64_t> pulled{0};                    ///< worker: sequence number of the latest pull
-  PushHeader header;                                       ///< worker: the latest push's header
-  alignas(64) std::atomic<std::uint64_t> chunks_ready{0};  ///< server: fresh chunks published, all replies
-  std::uint64_t version = 0;                               ///< server: shard version of the latest reply
+  std::atomic<std::uint64_t> pushed{0};       ///< worker: sequence number of the latest push
+  PushHeader header;                          ///< worker: the latest push's header
+  alignas(64) mpi::WakeCounter chunks_ready;  ///< server: fresh chunks written, all replies so far
+  std::uint64_t version = 0;                  ///< server: shard version of the latest reply
+};
+
+/// A server's doorbell, in its shared segment: every worker of its node adds one after each push, so a
+/// server with nothing to do can sleep on one word whichever worker pushes next.
+struct alignas(64) Doorbell {
+  mpi::WakeCounter pushes;  ///< pushes of all local workers so far
 };
 
 /// A worker on a server's node, as that server addresses it.
@@ -33,13 +40,15 @@ struct LocalWorker {
   int world_rank = 0;                ///< the worker's rank in the job
   Mailbox* mailbox = nullptr;        ///< its mailbox for this server
   const float* gradients = nullptr;  ///< its full gradient vector (P values)
+  float* parameters = nullptr;       ///< its parameter area (P values): the server writes its shard's range
 };
 
 /// The shared-memory path between the workers and servers of one node (an MPI-3 shared window). A
-/// worker that shares its node with a server keeps its gradients and one mailbox per server in its
-/// segment; such a server keeps its shard of the weights in its own. The server reads the
-/// gradient in place and the worker copies the fresh shard straight into its model: one copy, made by the
-/// worker while the server updates the next chunk. Workers and servers on different nodes use messages.
+/// worker that shares its node with a server keeps one mailbox per server, its gradients and a parameter
+/// area in its segment; such a server keeps its doorbell in its own. The server reads the gradient in place
+/// and writes the fresh shard straight into the worker's parameter area, in the pass that updates it: a
+/// worker whose model's parameters are that area copies nothing. Workers and servers on different nodes use
+/// messages.
 class NodeLink {
  public:
   /// Collective over world (async roles): allocates the window over node, the ranks of world that share
@@ -48,12 +57,15 @@ class NodeLink {
 
   /// Worker: its mailbox for server k, or nullptr when server k is on another node.
   [[nodiscard]] Mailbox* mailbox(int shard) const;
-  /// Worker: server k's weights (its shard) in shared memory, or nullptr when server k is elsewhere.
-  [[nodiscard]] const float* server_weights(int shard) const;
+  /// Worker: server k's doorbell, or nullptr when server k is on another node.
+  [[nodiscard]] Doorbell* doorbell(int shard) const;
   /// Worker: gradients in shared memory for its model (empty when no server shares the node).
   [[nodiscard]] std::span<float> gradients() const { return gradients_; }
-  /// Server: its shard's weights in shared memory (empty when no worker shares the node).
-  [[nodiscard]] std::span<float> weights() const { return weights_; }
+  /// Worker: its parameter area (P values, zero at first), where each local server writes its fresh shard
+  /// (empty when no server shares the node).
+  [[nodiscard]] std::span<float> parameters() const { return parameters_; }
+  /// Server: its doorbell (nullptr when no worker shares the node).
+  [[nodiscard]] Doorbell* own_doorbell() const { return own_doorbell_; }
   /// Server: the workers of its node, in rank order.
   [[nodiscard]] const std::vector<LocalWorker>& local_workers() const { return local_workers_; }
 
@@ -61,9 +73,10 @@ class NodeLink {
   mpi::Communicator node_;
   std::optional<mpi::SharedWindow> window_;
   std::vector<Mailbox*> mailboxes_;
-  std::vector<const float*> server_weights_;
+  std::vector<Doorbell*> doorbells_;
   std::span<float> gradients_;
-  std::span<float> weights_;
+  std::span<float> parameters_;
+  Doorbell* own_doorbell_ = nullptr;
   std::vector<LocalWorker> local_workers_;
 };
 

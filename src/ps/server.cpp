@@ -45,6 +45,8 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
     : comm_(world.duplicate()),
       topology_(topology),
       validator_(topology),
+      own_weights_(layout.size(topology.rank)),
+      weights_(own_weights_),
       gradient_(std::min(layout.size(topology.rank), ring_slots(layout.size(topology.rank)) * kChunkValues)),
       chunk_receives_(ring_slots(layout.size(topology.rank)), "a server's chunk receives"),
       chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk sends"),
@@ -54,13 +56,8 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
   PSBENCH_CHECK(initial_parameters.size() == layout.parameters()) << "initial parameters do not match the layout";
   if (link != nullptr) {
     local_ = link->local_workers();
-    weights_ = link->weights();
+    doorbell_ = link->own_doorbell();
   }
-  if (weights_.empty()) {
-    own_weights_.resize(layout.size(topology.rank));
-    weights_ = own_weights_;
-  }
-  PSBENCH_CHECK(weights_.size() == layout.size(topology.rank)) << "shared shard of " << weights_.size() << " values";
   const auto first = initial_parameters.begin() + static_cast<std::ptrdiff_t>(layout.begin(topology.rank));
   std::copy(first, first + static_cast<std::ptrdiff_t>(weights_.size()), weights_.begin());
   served_.assign(local_.size(), 0);
@@ -104,17 +101,15 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     if (push_observer_) push_observer_(arrival.source, header);
     if (update_hook_) update_hook_(stats.updates);
   }
-  wait_for_pulls();
   stats.serve_seconds = monotonic_seconds() - serve_start;
   return stats;
 }
 
 void Server::reply(const Arrival& arrival, ServerStats& stats) {
-  wait_for_pulls();
   if (arrival.local == kRemote) {
     serve_by_messages(arrival.source, stats);
   } else {
-    serve_in_shared_memory(arrival.local, arrival.sequence, stats);
+    serve_in_shared_memory(arrival.local, stats);
   }
 }
 
@@ -168,6 +163,11 @@ Server::Arrival Server::wait_for_push(const SilenceWatch& watch) {
     if (found != 0) arrival = {status.MPI_SOURCE, kRemote, 0, status};
     return found != 0;
   };
+  if (doorbell_ != nullptr && local_.size() == static_cast<std::size_t>(topology_.workers())) {
+    // Every worker is local: nothing arrives by message, so an idle server may sleep on its doorbell.
+    mpi::wait_on_counter(doorbell_->pushes, local_push, [&] { watch.check(monotonic_seconds()); });
+    return arrival;
+  }
   int polls = 0;
   const auto watched = [&] {
     if (++polls % kPollsPerStallCheck == 0) watch.check(monotonic_seconds());
@@ -232,27 +232,31 @@ void Server::wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t
   }
 }
 
-void Server::serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats) {
-  Mailbox& mailbox = *local_[local].mailbox;
-  const std::span<const float> gradients(local_[local].gradients + shard_begin_, weights_.size());
+void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats) {
+  const LocalWorker& worker = local_[local];
+  Mailbox& mailbox = *worker.mailbox;
+  const std::span<const float> gradients(worker.gradients + shard_begin_, weights_.size());
+  const std::span<float> copy(worker.parameters + shard_begin_, weights_.size());
   mailbox.version = stopping_ ? kAbortedVersion : version_;
-  const std::uint64_t published = mailbox.chunks_ready.load(std::memory_order_relaxed);  // written only here
+  const std::uint64_t published = mailbox.chunks_ready.value.load(std::memory_order_relaxed);  // written only here
+  const int chunks = chunk_count(weights_.size());
   const double apply_start = monotonic_seconds();
-  for (int c = 0; c < chunk_count(weights_.size()); ++c) {
+  for (int c = 0; c < chunks; ++c) {
     const auto [offset, count] = chunk_span(weights_.size(), c);
-    if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
-    mailbox.chunks_ready.store(published + static_cast<std::uint64_t>(c) + 1, std::memory_order_release);
+    const std::span<float> fresh = copy.subspan(offset, count);
+    if (stopping_) {
+      std::copy_n(weights_.begin() + static_cast<std::ptrdiff_t>(offset), count, fresh.begin());
+    } else {
+      optimizer_.apply_slice_into(weights_.subspan(offset, count), gradients.subspan(offset, count), offset, fresh);
+    }
+    const std::uint64_t ready = published + static_cast<std::uint64_t>(c) + 1;
+    if (c + 1 < chunks) {
+      mailbox.chunks_ready.value.store(ready, std::memory_order_release);  // a spinning worker takes it now
+    } else {
+      mpi::publish(mailbox.chunks_ready, ready);  // the whole reply: wakes a sleeping worker
+    }
   }
   stats.apply_seconds += monotonic_seconds() - apply_start;
-  unpulled_ = Unpulled{local, sequence};
-}
-
-void Server::wait_for_pulls() {
-  if (!unpulled_) return;
-  const Mailbox& mailbox = *local_[unpulled_->local].mailbox;
-  const std::uint64_t sequence = unpulled_->sequence;
-  mpi::wait_with_backoff([&] { return mailbox.pulled.load(std::memory_order_acquire) >= sequence; });
-  unpulled_.reset();
 }
 
 }  // namespace psbench::ps

@@ -22,8 +22,8 @@ namespace psbench::ps {
 /// What a server measured while serving.
 struct ServerStats {
   std::uint64_t updates = 0;     ///< gradient pushes applied
-  double service_seconds = 0.0;  ///< from a push's arrival to its reply (receive, apply, send), including
-                                 ///< the wait for the previous reply to be copied out
+  double service_seconds = 0.0;  ///< from a push's arrival to its reply (receive, apply, send or write into
+                                 ///< a local worker's parameter area)
   double apply_seconds = 0.0;    ///< inside the optimizer only
   double idle_seconds = 0.0;     ///< waiting for the next message
   double serve_seconds = 0.0;    ///< whole serve() call
@@ -44,8 +44,9 @@ struct EpochProgress {
 /// remote worker's exchange is pipelined in chunks (protocol.hpp): chunk c is applied and sent back while
 /// later chunks of the gradient are still arriving, into a ring of chunk buffers that stays in the cache.
 /// A worker on this node (through link) is served in shared memory: the update reads its gradient in place
-/// and publishes each fresh chunk for the worker to copy. No update starts before every earlier reply has
-/// been sent (its sends complete) or copied out.
+/// and writes each fresh chunk into the worker's parameter area in the same pass, so such a reply never
+/// makes the server wait for its worker. No update starts before every earlier reply by messages has been
+/// sent (its sends complete).
 /// The server trusts no message: each push is checked (PushValidator) and a bad one ends the job with a
 /// ProtocolError naming its sender; a worker silent for the stall timeout ends it with PeerStalled.
 class Server {
@@ -90,8 +91,9 @@ class Server {
   };
   static constexpr std::size_t kRemote = static_cast<std::size_t>(-1);
 
-  /// Waits with backoff for the next push, from a local worker's mailbox or a remote worker's message;
-  /// throws PeerStalled when watch finds a worker silent too long.
+  /// Waits for the next push, from a local worker's mailbox or a remote worker's message, with backoff (or,
+  /// when every worker is local, asleep on the doorbell where waits sleep); throws PeerStalled when watch
+  /// finds a worker silent too long.
   Arrival wait_for_push(const SilenceWatch& watch);
   /// The header of arrival, received (or read from its mailbox) and checked.
   PushHeader receive_header(const Arrival& arrival);
@@ -103,10 +105,9 @@ class Server {
   void receive_chunk(int source, int chunk);
   /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
   void serve_by_messages(int source, ServerStats& stats);
-  /// Applies a local worker's gradient chunk by chunk, publishing each fresh chunk in its mailbox.
-  void serve_in_shared_memory(std::size_t local, std::uint64_t sequence, ServerStats& stats);
-  /// Waits until the latest local worker served has copied its reply out (the weights may change then).
-  void wait_for_pulls();
+  /// Applies a local worker's gradient chunk by chunk, writing each fresh chunk into its parameter area
+  /// and publishing it in its mailbox.
+  void serve_in_shared_memory(std::size_t local, ServerStats& stats);
 
   mpi::Communicator comm_;  // this server's duplicate of world: the protocol's messages only
   Topology topology_;
@@ -114,7 +115,7 @@ class Server {
   std::function<void(std::uint64_t)> update_hook_;
   std::function<void(int, const PushHeader&)> push_observer_;
   bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
-  std::vector<float> own_weights_;  // the shard, unless it lives in link's shared window
+  std::vector<float> own_weights_;  // the shard
   std::span<float> weights_;
   std::vector<float> gradient_;  // ring of received gradient chunks (kRingChunks at most)
   mpi::RequestSet chunk_receives_;
@@ -122,14 +123,9 @@ class Server {
   std::size_t shard_begin_;
   std::vector<LocalWorker> local_;
   std::vector<std::uint64_t> served_;  // per local worker, the sequence number last answered
-  // The latest shared-memory reply, until its worker has copied it out (one at most: every update waits).
-  struct Unpulled {
-    std::size_t local = 0;
-    std::uint64_t sequence = 0;
-  };
-  std::optional<Unpulled> unpulled_;
-  std::size_t next_local_ = 0;  // where the next mailbox scan starts (round robin)
-  bool remote_first_ = false;   // whether the next wait probes for messages before mailboxes
+  Doorbell* doorbell_ = nullptr;       // where local workers ring after each push (with link only)
+  std::size_t next_local_ = 0;         // where the next mailbox scan starts (round robin)
+  bool remote_first_ = false;          // whether the next wait probes for messages before mailboxes
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
 };

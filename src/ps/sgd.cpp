@@ -1,6 +1,11 @@
 #include "ps/sgd.hpp"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <cstdint>
 
 #include "common/check.hpp"
 
@@ -28,6 +33,44 @@ void SgdOptimizer::apply_slice(std::span<float> weights, std::span<const float> 
     v[i] = momentum * v[i] + g[i];
     w[i] -= rate * v[i];
   }
+}
+
+namespace {
+
+// Values updated before their copy is streamed out: the block is still in L1 when it is read again.
+constexpr std::size_t kCopyBlock = 1024;
+
+// Copies n values with non-temporal stores: the copy is for another core, so it goes to memory without
+// being read first (no read-for-ownership) and without evicting the optimizer's own vectors from the cache.
+void stream_copy(float* __restrict out, const float* __restrict in, std::size_t n) {
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  for (; i < n && reinterpret_cast<std::uintptr_t>(out + i) % 16 != 0; ++i) out[i] = in[i];
+  for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, _mm_loadu_ps(in + i));
+#endif
+  for (; i < n; ++i) out[i] = in[i];
+}
+
+void store_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+}  // namespace
+
+void SgdOptimizer::apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
+                                    std::span<float> copy) {
+  PSBENCH_CHECK(weights.size() == gradients.size() && weights.size() == copy.size())
+      << weights.size() << " weights, " << gradients.size() << " gradients, " << copy.size() << " copies";
+  PSBENCH_CHECK(velocity_.empty() || offset + weights.size() <= velocity_.size())
+      << "slice [" << offset << ", " << offset + weights.size() << ") of a " << velocity_.size() << "-value optimizer";
+  for (std::size_t begin = 0; begin < weights.size(); begin += kCopyBlock) {
+    const std::size_t n = std::min(kCopyBlock, weights.size() - begin);
+    apply_slice(weights.subspan(begin, n), gradients.subspan(begin, n), offset + begin);
+    stream_copy(copy.data() + begin, weights.data() + begin, n);
+  }
+  store_fence();  // the streamed stores are weakly ordered: complete before the caller publishes the copy
 }
 
 void SgdOptimizer::restore_velocity(std::span<const float> values) {

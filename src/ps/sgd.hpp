@@ -22,6 +22,11 @@ class SgdOptimizer {
   /// Applies the update to a slice: weights and gradients hold values [offset, offset + size) of the vector,
   /// so a vector updated slice by slice ends bit-identical to one updated whole.
   void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
+  /// apply_slice that also writes the fresh weights into copy (of the slice's size) in the same pass, block
+  /// by block while the block is in L1: one read of w, g and v, one write of w, v and copy, the copy by
+  /// non-temporal stores (it is for another core); the weights end bit-identical to apply_slice's.
+  void apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
+                        std::span<float> copy);
   /// The momentum state (empty for plain SGD): what a checkpoint saves.
   [[nodiscard]] std::span<const float> velocity() const { return velocity_; }
   /// Restores the momentum state saved from an optimizer of the same size; ignored for plain SGD.

@@ -41,7 +41,7 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
       receive_statuses_(first_requests(topology, layout).back()),
       first_request_(first_requests(topology, layout)),
       mailboxes_(static_cast<std::size_t>(topology.servers), nullptr),
-      server_weights_(static_cast<std::size_t>(topology.servers), nullptr),
+      doorbells_(static_cast<std::size_t>(topology.servers), nullptr),
       chunks_copied_(static_cast<std::size_t>(topology.servers), 0) {
   PSBENCH_CHECK(!topology.is_server()) << "rank " << topology.rank << " is a server, not a worker";
   PSBENCH_CHECK(layout.shards() == topology.servers)
@@ -49,9 +49,11 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
   if (link == nullptr) return;
   for (int k = 0; k < topology.servers; ++k) {
     mailboxes_[static_cast<std::size_t>(k)] = link->mailbox(k);
-    server_weights_[static_cast<std::size_t>(k)] = link->server_weights(k);
+    doorbells_[static_cast<std::size_t>(k)] = link->doorbell(k);
   }
   shared_gradients_ = link->gradients();
+  shared_parameters_ = link->parameters();
+  all_local_ = std::ranges::none_of(mailboxes_, [](const Mailbox* mailbox) { return mailbox == nullptr; });
 }
 
 void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
@@ -77,6 +79,7 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
       }
       mailbox->header = push_headers_[slot];
       mailbox->pushed.store(sequence_, std::memory_order_release);
+      mpi::publish_increment(doorbells_[slot]->pushes);
       continue;  // this server's requests stay null
     }
     // Receives are posted first, straight into the parameter vector, so the reply lands without a copy.
@@ -104,8 +107,9 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
 }
 
 double WorkerClient::wait_for_replies(std::span<float> parameters, double start) {
-  // One loop for everything: a local server may be waiting for this worker to copy its last reply out
-  // before it serves anyone, including the remote server this worker's sends are waiting for.
+  if (all_local_) return wait_for_local_replies(parameters, start);
+  // One loop for everything: local replies are copied out as they are published while the messages of
+  // remote servers are in flight.
   const double timeout = stall_timeout();
   double pushed = 0.0;
   int polls = 0;
@@ -174,6 +178,23 @@ void WorkerClient::report_silent_server(std::span<float> parameters, double seco
   throw PeerStalled(silent_server_message(topology_.rank, 0, topology_.server_rank(0), seconds));
 }
 
+double WorkerClient::wait_for_local_replies(std::span<float> parameters, double start) {
+  // No message is in flight: each server's reply is awaited in turn (sleeping in the kernel where the
+  // ranks outnumber the cores), and the watch still ends a wait on a silent server.
+  const double pushed = monotonic_seconds();
+  const double timeout = stall_timeout();
+  const auto watch = [&] {
+    const double waited = monotonic_seconds() - start;
+    if (timeout > 0.0 && waited >= timeout) report_silent_server(parameters, waited);
+  };
+  for (int k = 0; k < topology_.servers; ++k) {
+    mpi::wait_on_counter(
+        mailboxes_[static_cast<std::size_t>(k)]->chunks_ready, [&] { return copy_published_chunks(k, parameters); },
+        watch);
+  }
+  return pushed;
+}
+
 bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters) {
   const auto slot = static_cast<std::size_t>(shard);
   Mailbox* const mailbox = mailboxes_[slot];
@@ -181,16 +202,18 @@ bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters)
   const auto chunks = static_cast<std::uint64_t>(chunk_count(layout_.size(shard)));
   const std::uint64_t wanted = sequence_ * chunks;  // push_pull is never called after finish()
   if (chunks_copied_[slot] == wanted) return true;
-  const std::uint64_t ready = std::min(mailbox->chunks_ready.load(std::memory_order_acquire), wanted);
+  const std::uint64_t ready = std::min(mailbox->chunks_ready.value.load(std::memory_order_acquire), wanted);
+  if (parameters.data() == shared_parameters_.data()) {  // the caller's parameters are the area: nothing to copy
+    chunks_copied_[slot] = ready;
+    return ready == wanted;
+  }
   const std::size_t begin = layout_.begin(shard);
   for (; chunks_copied_[slot] < ready; ++chunks_copied_[slot]) {
     const auto [offset, count] = chunk_span(layout_.size(shard), static_cast<int>(chunks_copied_[slot] % chunks));
-    std::copy_n(server_weights_[slot] + offset, count,
+    std::copy_n(shared_parameters_.begin() + static_cast<std::ptrdiff_t>(begin + offset), count,
                 parameters.begin() + static_cast<std::ptrdiff_t>(begin + offset));
   }
-  if (chunks_copied_[slot] < wanted) return false;
-  mailbox->pulled.store(sequence_, std::memory_order_release);
-  return true;
+  return chunks_copied_[slot] == wanted;
 }
 
 void WorkerClient::finish(PushKind kind) {
@@ -201,6 +224,7 @@ void WorkerClient::finish(PushKind kind) {
     if (Mailbox* mailbox = mailboxes_[static_cast<std::size_t>(k)]; mailbox != nullptr) {
       mailbox->header = done;
       mailbox->pushed.store(sequence_, std::memory_order_release);
+      mpi::publish_increment(doorbells_[static_cast<std::size_t>(k)]->pushes);
       continue;
     }
     PSBENCH_MPI_CALL(MPI_Send(&done, sizeof done, MPI_BYTE, topology_.server_rank(k), kTagPushHeader, comm_.native()));

@@ -17,10 +17,12 @@ namespace psbench::ps {
 /// Worker side of the protocol: pushes every gradient shard to its server and pulls the fresh shard
 /// straight into the parameter vector (no copies: MPI reads and writes the model's own buffers). A server
 /// on this worker's node (through link) is reached by mailbox instead: it reads the gradient where the
-/// model left it in the shared window, and this worker copies each fresh chunk of the server's shard into
-/// its parameters as soon as it is published. Each reply is checked (size, version ahead of the push) and a
-/// bad one ends the job with a ProtocolError naming the server; a server silent for the stall timeout ends
-/// it with PeerStalled.
+/// model left it in the shared window and writes its fresh shard into this worker's parameter area
+/// (reply_parameters()), from which this worker copies each chunk into its parameters as it is published,
+/// or copies nothing where the parameters are that area. Where every server is local and the ranks
+/// outnumber the cores, the worker sleeps in the kernel until its replies are written. Each reply is checked (size,
+/// version ahead of the push) and a bad one ends the job with a ProtocolError naming the server; a server silent for
+/// the stall timeout ends it with PeerStalled.
 class WorkerClient {
  public:
   /// Collective over world (with every server's Server): duplicates world for the protocol; prepares
@@ -41,12 +43,17 @@ class WorkerClient {
   /// After finish(), on the worker every Server::send_final_shard names: receives each server's final shard
   /// into its range of parameters.
   void receive_final_shards(std::span<float> parameters);
+  /// The parameter area local servers write their fresh shards into (P values; empty without a local
+  /// server): passed as push_pull's parameters, the replies land in place and nothing is copied.
+  [[nodiscard]] std::span<float> reply_parameters() const { return shared_parameters_; }
   /// Versions of each shard as last pulled.
   [[nodiscard]] const std::vector<std::uint64_t>& versions() const { return versions_; }
 
  private:
   /// Waits until every reply is in (copying published chunks meanwhile); returns when the sends completed.
   double wait_for_replies(std::span<float> parameters, double start);
+  /// wait_for_replies where every server is local (nothing travels by message).
+  double wait_for_local_replies(std::span<float> parameters, double start);
   /// Checks each server's reply: header and chunk sizes, and a version past the one pushed.
   void check_replies() const;
   /// Throws PeerStalled naming the first server whose reply is not complete.
@@ -66,10 +73,12 @@ class WorkerClient {
   bool copy_published_chunks(int shard, std::span<float> parameters);
 
   std::vector<Mailbox*> mailboxes_;           // per server: its mailbox on this node, or nullptr
-  std::vector<const float*> server_weights_;  // per server: its shard on this node, or nullptr
+  std::vector<Doorbell*> doorbells_;          // per server: its doorbell on this node, or nullptr
   std::vector<std::uint64_t> chunks_copied_;  // per server: chunks copied out of its replies so far
   std::span<float> shared_gradients_;
-  std::uint64_t sequence_ = 0;  // pushes so far; each gradient push is answered with a whole shard
+  std::span<float> shared_parameters_;  // the area local servers write their replies into
+  bool all_local_ = false;              // every server shares this node: no message in any exchange
+  std::uint64_t sequence_ = 0;          // pushes so far; each gradient push is answered with a whole shard
 };
 
 }  // namespace psbench::ps

@@ -47,6 +47,8 @@ assert {"BM_PosixRead", "BM_Hdf5SerialRead", "BM_Hdf5CollectiveRead"} <= names, 
 for name, run in runs.items():
     if run["run_type"] == "iteration":
         assert int(name.split("/")[-1]) > 0 and run["bytes_per_second"] > 0, run
+for name, path in (("server_saturation.json", "shared"), ("messages/server_saturation.json", "messages")):
+    assert json.load(open(os.path.join(out, name)))["path"] == path, name
 saturation = json.load(open(os.path.join(out, "server_saturation.json")))
 assert saturation["format"] == 1 and saturation["benchmark"] == "server_saturation"
 assert "compute is emulated" in saturation["note"]

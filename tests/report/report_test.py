@@ -194,6 +194,34 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertIn("CPU AMD EPYC 7B13", (out / "report.md").read_text())
 
+    def test_repeated_runs_count_once_by_their_median(self):
+        """`psbench model validate` and the report compare a configuration's median: three runs of one configuration
+        (its fixture, half its time and twice it) are one configuration measured at the fixture's time."""
+        sweep = self.copy_sweep()
+        for path in sweep.glob("w*.json"):
+            document = json.loads(path.read_text())
+            document["format"] = 2
+            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
+            path.write_text(json.dumps(document))
+        base = json.loads((sweep / "w1-s1-parallel.json").read_text())
+        for name, scale in (("r2", 0.5), ("r3", 2.0)):
+            repeat = json.loads(json.dumps(base))
+            repeat["phases"] = {phase: seconds * scale for phase, seconds in base["phases"].items()}
+            repeat["config"]["out"] = f"w1-s1-parallel-{name}.json"
+            (sweep / f"w1-s1-parallel-{name}.json").write_text(json.dumps(repeat))
+        runs = sorted(sweep.glob("w*.json"))
+        done = run_psbench("model", "validate", "--calib", HERE.parents[0] / "cli" / "model" / "calib.json", *runs,
+                           "--kind", "mva")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("over 4 configurations (the median of 6 runs)", done.stdout)
+        total = [line.split() for line in done.stdout.splitlines() if "w1-s1-parallel" in line and " total " in line]
+        self.assertEqual(len(total), 1, done.stdout)
+        self.assertEqual(total[0][5:7], ["3", f"{base['phases']['total']:.3f}"])
+        out = self.scratch / "out"
+        done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("Over 4 configurations, each the median of its runs (6 runs).", (out / "report.md").read_text())
+
     def test_single_worker_count(self):
         sweep = self.copy_sweep()
         for path in sweep.glob("w1-*.json"):

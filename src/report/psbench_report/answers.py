@@ -3,7 +3,7 @@ runs and says where this machine limits it."""
 
 from .model import ModelUnavailable
 from .numbers import at, find, percent, predicted, runs_named, seconds
-from .validation import BAND, QUANTITIES, mape, pairs, within_band
+from .validation import BAND, QUANTITIES, mape, pairs, run_count, within_band
 
 
 def _limits(sweep) -> str:
@@ -145,8 +145,9 @@ def rq4(sweep, curves) -> str:
                 parts.append(f"{kind} {mape(chosen):.0f}% ({within_band(chosen)}/{len(chosen)} within "
                              f"±{100 * BAND:.0f}%)")
         lines.append(f"- {name}: MAPE " + "; ".join(parts) + ".")
-    runs = len({p.run.path for p in found})
-    return "\n".join(head + lines + ["", f"Over {runs} runs. " + _limits(sweep)])
+    configurations = len({p.run.path for p in found})
+    return "\n".join(head + lines + ["", f"Over {configurations} configurations, each the median of its runs "
+                                         f"({run_count(found)} runs). " + _limits(sweep)])
 
 
 def rq5(sweep, curves) -> str:

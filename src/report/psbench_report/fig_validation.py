@@ -1,9 +1,10 @@
-"""Figure 8: predicted against measured for every run and kind, with the ±15% band."""
+"""Figure 8: predicted against measured for every configuration (the median of its runs) and kind, with the ±15%
+band."""
 
 from .figure import Context, FigureResult
 from .model import KINDS
 from .style import KIND_COLOURS, MARKERS, empty_panel, new_figure, save
-from .validation import BAND, QUANTITIES, mape, pairs
+from .validation import BAND, QUANTITIES, mape, pairs, run_count
 
 
 def _panel(axis, chosen, name) -> None:
@@ -45,8 +46,9 @@ def draw(context: Context) -> FigureResult:
             _panel(axis, chosen, name)
         else:
             empty_panel(axis, f"no prediction of {name}")
-    runs = len({p.run.path for p in found})
-    figure.suptitle(f"Each marker: one measured run and one model kind ({runs} runs)")
+    configurations = len({p.run.path for p in found})
+    figure.suptitle(f"Each marker: one configuration's median run time and one model kind ({configurations} "
+                    f"configurations, {run_count(found)} runs)")
     result.files = save(figure, context.out, result.stem)
     result.caption = ("A point on the diagonal is a perfect prediction; the grey band is ±15% of the measured "
                       "value; the legend gives each kind's mean absolute percentage error.")

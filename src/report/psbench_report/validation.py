@@ -1,6 +1,8 @@
-"""Predicted against measured, per run, kind and phase, and the mean absolute percentage error (MAPE)."""
+"""Predicted against measured, per configuration (the median of its runs), kind and phase, and the mean absolute
+percentage error (MAPE)."""
 
 from dataclasses import dataclass
+from statistics import median
 
 from .model import KINDS
 from .predictions import Curves
@@ -16,13 +18,18 @@ BAND = 0.15
 
 @dataclass(frozen=True)
 class Pair:
-    """One run's measured value beside one kind's prediction."""
+    """One configuration's measured median (over its repeated runs) beside one kind's prediction."""
 
-    run: object
+    runs: tuple
     kind: str
     quantity: str
     measured: float
     predicted: float
+
+    @property
+    def run(self):
+        """The configuration's first run: what names it."""
+        return self.runs[0]
 
     @property
     def error(self) -> float:
@@ -31,20 +38,28 @@ class Pair:
 
 
 def pairs(sweep: Sweep, curves: Curves) -> list:
-    """Every (run, kind, quantity) for which the model gave a prediction at the run's W and S."""
+    """Every (configuration, kind, quantity) for which the model gave a prediction at the configuration's W and S;
+    a configuration's repeated runs count once, by their median (identical runs differ by tens of percent here)."""
     found = []
     for series in sweep.series.values():
         predictions = curves.of(series) or []
         by_point = {(p.kind, p.workers): p for p in predictions}
-        for run in series.all_runs():
+        for workers in series.workers:
+            runs = tuple(series.runs[workers])
             for kind in KINDS:
-                prediction = by_point.get((kind, run.workers))
+                prediction = by_point.get((kind, workers))
                 if prediction is None:
                     continue
                 for name, measured, key in QUANTITIES:
-                    if key in prediction.values and measured(run) > 0:
-                        found.append(Pair(run, kind, name, measured(run), prediction.values[key]))
+                    values = [measured(run) for run in runs if measured(run) > 0]
+                    if key in prediction.values and values:
+                        found.append(Pair(runs, kind, name, median(values), prediction.values[key]))
     return found
+
+
+def run_count(chosen: list) -> int:
+    """How many runs the pairs rest on."""
+    return len({run.path for p in chosen for run in p.runs})
 
 
 def mape(chosen: list) -> float | None:

@@ -1,14 +1,20 @@
 // The parameter-server protocol with synthetic gradients: every worker pushes a gradient of all ones, so a
 // shard at version v must hold exactly initial - rate * v, whatever order the pushes arrive in. Each case
 // runs over messages only, over one shared-memory node, and over two mimicked nodes (ranks split by
-// parity), where every server serves some workers in shared memory and others by messages.
+// parity), where every server serves some workers in shared memory and others by messages. The shared
+// cases run with waits that sleep (spin budget 0, as on an oversubscribed node) and that spin, and with
+// the worker's parameters in its own vector (copied from the reply area) or in the reply area itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <numeric>
+#include <span>
+#include <string>
 #include <vector>
 
+#include "mpi/backoff_wait.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
 #include "ps/worker_client.hpp"
@@ -29,6 +35,14 @@ std::vector<float> initial_parameters(std::size_t parameters) {
 // How workers reach servers in a case.
 enum class Path { kMessages, kOneNode, kTwoNodes };
 
+// A case: the path, whether waits spin, whether the worker's parameters are its reply area.
+struct Case {
+  Path path = Path::kMessages;
+  bool spin = false;
+  bool in_place = false;
+  const char* name = "";
+};
+
 // The link for a path (none for messages): the real node, or the world split in two by rank parity.
 std::unique_ptr<NodeLink> make_link(Path path, const mpi::Communicator& world, const Topology& topology,
                                     std::size_t parameters) {
@@ -41,8 +55,10 @@ std::unique_ptr<NodeLink> make_link(Path path, const mpi::Communicator& world, c
   return nullptr;
 }
 
-void run_protocol(int servers, std::size_t parameters, Path path) {
+void run_protocol(int servers, std::size_t parameters, const Case& c) {
+  const Path path = c.path;
   const auto world = mpi::Communicator::world();
+  mpi::set_spin_budget(std::chrono::microseconds(c.spin ? 2000 : 0));
   if (servers >= world.size()) GTEST_SKIP() << "needs more ranks than servers";
   const auto topology = Topology::async(world.size(), world.rank(), servers);
   const ShardLayout layout(parameters, servers);
@@ -79,7 +95,9 @@ void run_protocol(int servers, std::size_t parameters, Path path) {
   // Server ranks are 0..S-1, so a mimicked node of parity p holds a server when S > p.
   const bool server_on_node = path == Path::kOneNode || (path == Path::kTwoNodes && servers > world.rank() % 2);
   EXPECT_EQ(shared, server_on_node) << "a worker keeps its vectors in the window exactly when a server shares its node";
-  std::vector<float> weights = initial;
+  std::vector<float> own_weights = initial;
+  const std::span<float> weights = c.in_place && shared ? client.reply_parameters() : std::span<float>(own_weights);
+  ASSERT_EQ(weights.size(), parameters);
   std::vector<float> own_gradients(shared ? 0 : parameters);
   const std::span<float> gradients = shared ? link->gradients() : std::span<float>(own_gradients);
   std::fill(gradients.begin(), gradients.end(), 1.0F);
@@ -105,7 +123,10 @@ void run_protocol(int servers, std::size_t parameters, Path path) {
   EXPECT_EQ(timer.count(Phase::kPull), static_cast<std::uint64_t>(kStepsPerWorker));
 }
 
-class PsProtocol : public ::testing::TestWithParam<Path> {};
+class PsProtocol : public ::testing::TestWithParam<Case> {
+ protected:
+  void TearDown() override { mpi::set_spin_budget(std::chrono::microseconds(0)); }
+};
 
 TEST_P(PsProtocol, OneServerAppliesEveryPushAndRepliesWithTheFreshShard) { run_protocol(1, 1001, GetParam()); }
 
@@ -120,15 +141,14 @@ TEST_P(PsProtocol, ShardsLargerThanTheReceiveRing) {
   run_protocol(1, (kRingChunks + 3) * kChunkValues + 17, GetParam());
 }
 
-INSTANTIATE_TEST_SUITE_P(Paths, PsProtocol, ::testing::Values(Path::kMessages, Path::kOneNode, Path::kTwoNodes),
-                         [](const ::testing::TestParamInfo<Path>& info) {
-                           switch (info.param) {
-                             case Path::kMessages: return "Messages";
-                             case Path::kOneNode: return "SharedMemory";
-                             case Path::kTwoNodes: return "TwoNodesMixed";
-                           }
-                           return "Unknown";
-                         });
+INSTANTIATE_TEST_SUITE_P(Paths, PsProtocol,
+                         ::testing::Values(Case{Path::kMessages, false, false, "Messages"},
+                                           Case{Path::kOneNode, false, false, "SharedMemory"},
+                                           Case{Path::kOneNode, true, false, "SharedMemorySpinning"},
+                                           Case{Path::kOneNode, false, true, "SharedMemoryInPlace"},
+                                           Case{Path::kTwoNodes, false, false, "TwoNodesMixed"},
+                                           Case{Path::kTwoNodes, true, true, "TwoNodesMixedSpinningInPlace"}),
+                         [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace psbench::ps

@@ -65,5 +65,35 @@ TEST(Sgd, SliceBySliceEqualsWholeWithMomentum) {
   EXPECT_EQ(a, b);
 }
 
+// The fused update of the shared-window reply: the weights end as apply_slice leaves them, bit for bit,
+// and the copy equals them after every step, with momentum and without.
+TEST(Sgd, ApplySliceIntoMatchesApplySliceAndCopiesTheFreshWeights) {
+  for (const float momentum : {0.0F, 0.9F}) {
+    const std::size_t size = 777;
+    SgdOptimizer plain(size, SgdConfig{0.05F, momentum});
+    SgdOptimizer fused(size, SgdConfig{0.05F, momentum});
+    std::vector<float> a(size);
+    std::vector<float> g(size);
+    for (std::size_t i = 0; i < size; ++i) {
+      a[i] = 0.001F * static_cast<float>(i);
+      g[i] = 0.5F - 0.003F * static_cast<float>(i % 7);
+    }
+    std::vector<float> b = a;
+    std::vector<float> copy(size, -1.0F);
+    for (int step = 0; step < 4; ++step) {
+      for (std::size_t offset = 0; offset < size; offset += 250) {
+        const std::size_t length = std::min<std::size_t>(250, size - offset);
+        plain.apply_slice(std::span<float>(a).subspan(offset, length),
+                          std::span<const float>(g).subspan(offset, length), offset);
+        fused.apply_slice_into(std::span<float>(b).subspan(offset, length),
+                               std::span<const float>(g).subspan(offset, length), offset,
+                               std::span<float>(copy).subspan(offset, length));
+      }
+      ASSERT_EQ(a, b) << "momentum " << momentum << ", step " << step;
+      ASSERT_EQ(copy, b) << "momentum " << momentum << ", step " << step;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace psbench::ps
