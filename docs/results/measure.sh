@@ -4,7 +4,7 @@
 # runs of each, interleaved: identical 2-5 s runs differ by up to 40% on this shared machine, so the report
 # and `psbench model validate` compare predictions with each configuration's median) with a manifest per
 # dataset; the benchmark files (bench/run_all.sh); the calibration runs (1 server + 1 worker, both I/O modes,
-# twice per dataset: runs of their own, so the sweep that validates the model is not the one that calibrated
+# three times per dataset: runs of their own, so the sweep that validates the model is not the one that calibrated
 # it), then calib.json and the report. Writes into docs/results/raw/ (committed, a few
 # hundred kB) and docs/results/.
 #
@@ -73,7 +73,7 @@ run_bench() {
 run_calibration() {
   local folder="$raw/calibration/$1"
   mkdir -p "$folder"
-  for repetition in 1 2; do
+  for repetition in 1 2 3; do
     for io in sequential parallel; do
       echo "measure: calibration $1 $io #$repetition"
       mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$io" --epochs 1 --batch 64 \
