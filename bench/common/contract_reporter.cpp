@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/median.hpp"
+
 namespace psbench::bench {
 namespace {
 
@@ -15,12 +17,6 @@ std::string bytes_of(const Run& run) {
   const std::string& args = run.run_name.args;
   const std::size_t slash = args.rfind('/');
   return slash == std::string::npos ? args : args.substr(slash + 1);
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 // Per byte count, the median time of one benchmark family: its median aggregate when it was reported,

@@ -25,6 +25,7 @@
 #include "bench_context.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/median.hpp"
 #include "common/phase_timer.hpp"
 #include "data/load_modes.hpp"
 #include "data/page_cache.hpp"
@@ -107,12 +108,6 @@ double cpu_seconds() {
   getrusage(RUSAGE_SELF, &usage);
   const auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * t.tv_usec; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 Arguments parse(int argc, char** argv) {
@@ -203,7 +198,7 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
   json["cold_cache"] = arguments.cold_cache;
   json["cached_fraction_after_drop"] = cached_after_drop;
   for (const auto& result : results) {
-    const double seconds = median(result.seconds);
+    const double seconds = psbench::median(result.seconds);
     const double rate = static_cast<double>(result.bytes) / seconds / 1e6;
     const auto [low, high] = std::minmax_element(result.seconds.begin(), result.seconds.end());
     std::printf("%-34s %9.3f %9.3f %9.3f %10.1f %8.0f  %s\n", result.name.c_str(), seconds, *low, *high,
@@ -226,7 +221,7 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
       ratios.push_back(static_cast<double>(result.bytes) / result.seconds[i] /
                        (static_cast<double>(posix->bytes) / posix->seconds[i]));
     }
-    const double paired = median(ratios);
+    const double paired = psbench::median(ratios);
     const auto [low, high] = std::minmax_element(ratios.begin(), ratios.end());
     std::printf("%s / posix bandwidth: %.2f (median of paired repetitions, range %.2f..%.2f)\n", result.name.c_str(),
                 paired, *low, *high);

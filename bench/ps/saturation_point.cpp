@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/check.hpp"
+#include "common/median.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/call.hpp"
 #include "ps/node_link.hpp"
@@ -69,13 +69,6 @@ bool is_active(const mpi::Communicator& world, const PointSpec& spec) {
 std::size_t slice_of(double time, double begin, double window) {
   const double at = (time - begin) / window * kSlices;
   return static_cast<std::size_t>(std::clamp(at, 0.0, static_cast<double>(kSlices - 1)));
-}
-
-double median(std::vector<double> values) {
-  PSBENCH_CHECK(!values.empty()) << "median of nothing";
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 // The median over kMedianSlices groups of slices of numerator / denominator, where every group has

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "common/error.hpp"
+#include "common/median.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -29,12 +30,6 @@ LinearFit through_origin(const std::vector<Point>& points) {
   LinearFit fit;
   fit.slope = xx > 0.0 ? xy / xx : 0.0;
   return fit;
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
 }
 
 double between(const Point& a, const Point& b, double x) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "common/error.hpp"
+#include "common/median.hpp"
 #include "perf/predict.hpp"
 #include "results/file_io.hpp"
 
@@ -52,12 +53,6 @@ std::string configuration_of(const results::ResultsFile& run) {
   return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
          " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node + " W" +
          std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 // One comparison per configuration: the median, lowest and highest of its runs per phase.
