@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <functional>
 #include <memory>
 #include <string>
 
+#include "cli/first_rank.hpp"
 #include "common/phase_timer.hpp"
 #include "data/fashion_mnist.hpp"
 #include "data/inspect.hpp"
@@ -20,14 +20,6 @@ namespace {
 
 constexpr std::uint64_t kKibibyte = 1024;
 constexpr std::uint64_t kTestShare = 6;  // default test split: a sixth of the training samples, as Fashion-MNIST
-
-// The file tools are serial: rank 0 does the work and a bad input ends every rank with one message.
-void on_first_rank(const std::function<void()>& work) {
-  const auto world = mpi::Communicator::world();
-  mpi::run_collectively(world, [&] {
-    if (world.rank() == 0) work();
-  });
-}
 
 struct ConvertFlags {
   data::ConvertOptions options;

@@ -5,17 +5,8 @@
 
 #include "cli/model_subcommands.hpp"
 #include "common/error.hpp"
-#include "mpi/collective_error.hpp"
-#include "mpi/communicator.hpp"
 
 namespace psbench::cli {
-
-void on_first_rank(const std::function<void()>& work) {
-  const auto world = mpi::Communicator::world();
-  mpi::run_collectively(world, [&] {
-    if (world.rank() == 0) work();
-  });
-}
 
 perf::IoMode parse_io(const std::string& word) {
   if (word == "sequential") return perf::IoMode::kSequential;

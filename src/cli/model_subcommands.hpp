@@ -1,16 +1,13 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-#include <functional>
 #include <string>
 
+#include "cli/first_rank.hpp"
 #include "perf/scenario.hpp"
 #include "perf/simulation.hpp"
 
 namespace psbench::cli {
-
-/// Runs work on rank 0 only; a UserError there ends every rank with one message (the model is serial).
-void on_first_rank(const std::function<void()>& work);
 
 /// --io: sequential or parallel.
 perf::IoMode parse_io(const std::string& word);

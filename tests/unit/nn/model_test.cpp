@@ -9,16 +9,16 @@
 #include "common/error.hpp"
 #include "gradient_check.hpp"
 #include "nn/network_plan.hpp"
+#include "shapes.hpp"
 
 namespace psbench::nn {
 namespace {
 
 using testing::all_indices;
 using testing::compare_gradient;
+using testing::kMnist;
 using testing::sample_indices;
 using testing::uniform_values;
-
-constexpr InputShape kMnist{1, 28, 28};
 
 struct Batch {
   std::vector<float> images;

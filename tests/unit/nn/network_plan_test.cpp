@@ -3,11 +3,12 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
+#include "shapes.hpp"
 
 namespace psbench::nn {
 namespace {
 
-constexpr InputShape kMnist{1, 28, 28};
+using testing::kMnist;
 
 TEST(NetworkPlan, ParameterCountsMatchTheClosedForm) {
   // mlp: sum over layers of in*out + out.
