@@ -60,6 +60,16 @@ class ReportTest(unittest.TestCase):
         shutil.copytree(SWEEP, target)
         return target
 
+    def copy_sweep_as_format_2(self) -> Path:
+        """The fixture sweep copied and rewritten as results format 2 (which adds env.cpu and env.onednn_isa)."""
+        sweep = self.copy_sweep()
+        for path in sweep.glob("w*.json"):
+            document = json.loads(path.read_text())
+            document["format"] = 2
+            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
+            path.write_text(json.dumps(document))
+        return sweep
+
     def assert_one_error(self, done, *fragments):
         lines = [line for line in done.stderr.splitlines() if line.startswith("psbench: error:")]
         self.assertEqual(done.returncode, 2, done.stderr)
@@ -183,12 +193,7 @@ class ReportTest(unittest.TestCase):
         self.assert_one_error(done, "w2-s1-parallel.json", "env.cpu")
 
     def test_format_2_is_read(self):
-        sweep = self.copy_sweep()
-        for path in sweep.glob("w*.json"):
-            document = json.loads(path.read_text())
-            document["format"] = 2
-            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
-            path.write_text(json.dumps(document))
+        sweep = self.copy_sweep_as_format_2()
         out = self.scratch / "out"
         done = run_psbench("report", sweep, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
@@ -197,12 +202,7 @@ class ReportTest(unittest.TestCase):
     def test_repeated_runs_count_once_by_their_median(self):
         """`psbench model validate` and the report compare a configuration's median: three runs of one configuration
         (its fixture, half its time and twice it) are one configuration measured at the fixture's time."""
-        sweep = self.copy_sweep()
-        for path in sweep.glob("w*.json"):
-            document = json.loads(path.read_text())
-            document["format"] = 2
-            document["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
-            path.write_text(json.dumps(document))
+        sweep = self.copy_sweep_as_format_2()
         base = json.loads((sweep / "w1-s1-parallel.json").read_text())
         for name, scale in (("r2", 0.5), ("r3", 2.0)):
             repeat = json.loads(json.dumps(base))

@@ -43,16 +43,25 @@ TEST(Sgd, SameInputsGiveBitIdenticalResults) {
   EXPECT_EQ(a, b);
 }
 
+// Weights 0.001 i and a gradient that repeats every 7 values: what the slice tests update.
+std::vector<float> ramp_weights(std::size_t size) {
+  std::vector<float> weights(size);
+  for (std::size_t i = 0; i < size; ++i) weights[i] = 0.001F * static_cast<float>(i);
+  return weights;
+}
+
+std::vector<float> ramp_gradient(std::size_t size) {
+  std::vector<float> gradient(size);
+  for (std::size_t i = 0; i < size; ++i) gradient[i] = 0.5F - 0.003F * static_cast<float>(i % 7);
+  return gradient;
+}
+
 TEST(Sgd, SliceBySliceEqualsWholeWithMomentum) {
   const std::size_t size = 1000;
   SgdOptimizer whole(size, SgdConfig{0.05F, 0.9F});
   SgdOptimizer sliced(size, SgdConfig{0.05F, 0.9F});
-  std::vector<float> a(size);
-  std::vector<float> g(size);
-  for (std::size_t i = 0; i < size; ++i) {
-    a[i] = 0.001F * static_cast<float>(i);
-    g[i] = 0.5F - 0.003F * static_cast<float>(i % 7);
-  }
+  std::vector<float> a = ramp_weights(size);
+  const std::vector<float> g = ramp_gradient(size);
   std::vector<float> b = a;
   for (int step = 0; step < 5; ++step) {
     whole.apply(a, g);
@@ -72,12 +81,8 @@ TEST(Sgd, ApplySliceIntoMatchesApplySliceAndCopiesTheFreshWeights) {
     const std::size_t size = 777;
     SgdOptimizer plain(size, SgdConfig{0.05F, momentum});
     SgdOptimizer fused(size, SgdConfig{0.05F, momentum});
-    std::vector<float> a(size);
-    std::vector<float> g(size);
-    for (std::size_t i = 0; i < size; ++i) {
-      a[i] = 0.001F * static_cast<float>(i);
-      g[i] = 0.5F - 0.003F * static_cast<float>(i % 7);
-    }
+    std::vector<float> a = ramp_weights(size);
+    const std::vector<float> g = ramp_gradient(size);
     std::vector<float> b = a;
     std::vector<float> copy(size, -1.0F);
     for (int step = 0; step < 4; ++step) {
