@@ -14,6 +14,7 @@
 #include "data/hdf5_type.hpp"
 #include "data/layout.hpp"
 #include "data/split_file.hpp"
+#include "data/superblock_guard.hpp"
 
 namespace psbench::data {
 namespace {
@@ -170,6 +171,7 @@ std::string format_bytes(std::uint64_t bytes) {
 std::string describe_file(const std::string& path) {
   silence_hdf5_errors();
   check_readable_hdf5(path);
+  refuse_oversized_driver_block(path);
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw UserError("'" + path + "': cannot open as HDF5: " + take_hdf5_error_text());
   const File file(id);

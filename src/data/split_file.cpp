@@ -10,6 +10,7 @@
 #include "data/hdf5_attribute.hpp"
 #include "data/hdf5_type.hpp"
 #include "data/layout.hpp"
+#include "data/superblock_guard.hpp"
 
 namespace psbench::data {
 namespace {
@@ -180,6 +181,7 @@ SplitFile SplitFile::open_with(const std::string& path, const std::string& split
   SplitInfo& info = result.info_;
   info.path = path;
   info.split = split;
+  refuse_oversized_driver_block(path);
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access);
   if (file < 0) fail(path, "cannot open as HDF5: " + take_hdf5_error_text());
   result.file_ = File(file);

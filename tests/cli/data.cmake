@@ -55,6 +55,13 @@ set(no_launcher "")
 set(d ${data_cli_dir})
 data_cli_error(missing_file data_np2 "'${d}/absent.h5': no such file" load ${d}/absent.h5 --io parallel)
 data_cli_error(inspect_missing_file no_launcher "'${d}/absent.h5': no such file" inspect ${d}/absent.h5)
+# A superblock whose driver information block claims 2.9 GB of a 270-byte file (a libFuzzer finding: HDF5 1.10
+# would allocate and fill that much before noticing) is refused before HDF5 reads it, by inspect and by load.
+set(oversized_driver ${PROJECT_SOURCE_DIR}/fuzz/seeds/fuzz_hdf5_layout/oom_driver_block_claims_2_9_gb)
+data_cli_error(oversized_driver_block no_launcher "driver information block claims 2902458368 bytes at offset 116, past the end of the 270-byte file"
+  inspect ${oversized_driver})
+data_cli_error(oversized_driver_block_load data_np2 "driver information block claims 2902458368 bytes"
+  load ${oversized_driver} --io parallel)
 data_cli_error(not_hdf5 no_launcher "'${d}/not_hdf5.h5': not an HDF5 file" inspect ${d}/not_hdf5.h5)
 data_cli_error(missing_dataset data_np2 "'${d}/missing_labels.h5': has no dataset '/train/labels'"
   load ${d}/missing_labels.h5)
