@@ -13,7 +13,7 @@
 #                    files (tests/bench); its figures mean nothing
 #   --hostfile FILE  passed to mpirun; the MPI benchmarks then spread over its hosts (--map-by node)
 #   --clients K      clients of the saturation benchmark (default 16; it launches 2 + K ranks)
-#   --repetitions R  repetitions of each Google Benchmark and of each read mode (default 3)
+#   --repetitions R  repetitions of each Google Benchmark, of each read mode and of each saturation pass (default 3)
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
 #   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared,messages)
@@ -162,12 +162,14 @@ if wanted server_saturation; then
   sizes=()
   seconds=0.2
   (( large )) && seconds=1
-  (( quick )) && seconds=0.05 clients=2 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
+  saturation_repetitions=$repetitions
+  (( quick )) && seconds=0.05 clients=2 saturation_repetitions=1 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
   for path in ${saturation_paths//,/ }; do
     name=server_saturation
     [[ $path == messages ]] && name=messages/server_saturation && mkdir -p "$out/messages"
     step "$name" mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 --path "$path" \
-      --max-clients "$clients" --seconds "$seconds" "${sizes[@]}" --json "$out/$name.json"
+      --max-clients "$clients" --seconds "$seconds" --repetitions "$saturation_repetitions" "${sizes[@]}" \
+      --json "$out/$name.json"
   done
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

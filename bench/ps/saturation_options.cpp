@@ -11,7 +11,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: bench_server_saturation [--servers 1,2] [--parameters 535818,3274634] [--think-ratio 2,4 | "
-    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--max-seconds T] [--path shared|messages] "
+    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--max-seconds T] [--repetitions R] [--path shared|messages] "
     "[--json OUT]";
 
 double parse_number(const std::string& flag, const std::string& text, double low, double high) {
@@ -62,6 +62,8 @@ void apply(SaturationOptions& options, const std::string& flag, const std::strin
     options.max_seconds = parse_number(flag, value, 0.01, 3600);
   } else if (flag == "--min-cycles") {
     options.min_cycles = whole<int>({parse_number(flag, value, 2, 100000)}, flag)[0];
+  } else if (flag == "--repetitions") {
+    options.repetitions = whole<int>({parse_number(flag, value, 1, 1000)}, flag)[0];
   } else if (flag == "--path") {
     if (value != "messages" && value != "shared") throw UserError("--path is messages or shared, got '" + value + "'");
     options.shared = value == "shared";

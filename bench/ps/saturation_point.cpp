@@ -22,7 +22,7 @@ namespace psbench::bench {
 namespace {
 
 constexpr ps::SgdConfig kSgd{1e-3F, 0.9F};  // the trainer's default optimizer
-constexpr auto kIdlePoll = std::chrono::milliseconds(2);
+constexpr auto kIdlePoll = std::chrono::milliseconds(20);
 constexpr auto kActivePoll = std::chrono::microseconds(50);
 // The measured window is cut into kSlices equal slices; where each of kMedianSlices groups of them holds at
 // least kEventsPerGroup exchanges (or services), a point's figure is the median over the groups, so one

@@ -3,8 +3,26 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "common/median.hpp"
 
 namespace psbench::bench {
+
+SaturationPoint median_point(const std::vector<SaturationPoint>& repeats) {
+  PSBENCH_CHECK(!repeats.empty()) << "no repetitions of a saturation point";
+  const auto median_of = [&](double SaturationPoint::*field) {
+    std::vector<double> values;
+    for (const SaturationPoint& point : repeats) values.push_back(point.*field);
+    return median(values);
+  };
+  SaturationPoint point;
+  point.clients = repeats.front().clients;
+  for (double SaturationPoint::*field :
+       {&SaturationPoint::updates_per_s, &SaturationPoint::utilization, &SaturationPoint::response_us,
+        &SaturationPoint::queue_length, &SaturationPoint::service_us, &SaturationPoint::think_us}) {
+    point.*field = median_of(field);
+  }
+  return point;
+}
 
 Knee find_knee(const std::vector<SaturationPoint>& points) {
   PSBENCH_CHECK(!points.empty()) << "no saturation points";

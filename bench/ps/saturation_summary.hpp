@@ -21,6 +21,10 @@ struct Knee {
   int clients = 0;                     ///< first k whose updates/s is within 10% of the plateau (0: none)
 };
 
+/// One point whose every figure is the median of that figure over repetitions of the same k (at least one);
+/// clients from the first.
+SaturationPoint median_point(const std::vector<SaturationPoint>& repeats);
+
 /// The plateau and the measured knee of points in ascending k (at least one point).
 Knee find_knee(const std::vector<SaturationPoint>& points);
 

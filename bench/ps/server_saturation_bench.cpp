@@ -3,8 +3,10 @@
 // Z us in place of forward+backward (compute is emulated: a sleeping client frees its core, so many fit on
 // few cores and the servers' capacity is what is measured; psbench train measures the real thing). Per k:
 // updates/s, the busiest server's utilisation, the mean response time and the mean number of clients at
-// the servers; per run, D (service time per update at k = 1), the plateau and the knee.
+// the servers, each the median of interleaved repetitions; per run, D (service time per update at k = 1),
+// the plateau and the knee.
 // Run: mpiexec -n S_max+K --oversubscribe bench_server_saturation [--json OUT] (see docs/benchmarks.md)
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "bench_context.hpp"
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
+#include "common/median.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/environment.hpp"
 #include "saturation_options.hpp"
@@ -23,12 +26,12 @@ namespace bench = psbench::bench;
 
 constexpr const char* kNote = "compute is emulated: each client sleeps think_us in place of forward+backward";
 
-// The runs of one parameter count and think time: one per server count, interleaved over k.
+// The runs of one parameter count and think time: one per server count, interleaved over k and repeated.
 struct RunSet {
   std::size_t parameters = 0;
   double think_us = 0.0;
   std::vector<int> servers;
-  std::vector<std::vector<bench::PointResult>> points;  // [server count][k - 1]
+  std::vector<std::vector<std::vector<bench::PointResult>>> points;  // [server count][k - 1][repetition]
 };
 
 // Seconds one point lasts, and its unmeasured start: at least min_cycles exchanges of one client, within
@@ -46,56 +49,75 @@ bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t p
   return spec;
 }
 
-// D at k = 1 with one server and no think time: the unit the think ratios multiply.
+// D at k = 1 with one server and no think time, the median of the repetitions: the unit the think ratios
+// multiply.
 double probe_service_us(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
                         std::size_t parameters) {
   bench::PointSpec spec = spec_for(options, parameters, 0.0, 0.0);
   spec.seconds = std::max(0.2, options.seconds);
   spec.warmup_seconds = 0.05;
-  double service = bench::run_point(world, spec).point.service_us;
+  std::vector<double> probes;
+  for (int r = 0; r < options.repetitions; ++r) probes.push_back(bench::run_point(world, spec).point.service_us);
+  double service = psbench::median(probes);
   world.broadcast(std::span<double>(&service, 1), 0);
   return service;
 }
 
+// Every repetition passes over every k and server count in turn, so that a slow moment of the machine moves
+// one repetition of a few points, which the medians leave out.
 RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
                     std::size_t parameters, double think_us, double probe_us) {
   RunSet set{parameters, think_us, options.servers, {}};
-  set.points.resize(options.servers.size());
-  for (int k = 1; k <= options.max_clients; ++k) {
-    for (std::size_t s = 0; s < options.servers.size(); ++s) {
-      bench::PointSpec spec = spec_for(options, parameters, think_us, probe_us);
-      spec.servers = options.servers[s];
-      spec.clients = k;
-      set.points[s].push_back(bench::run_point(world, spec));
+  set.points.assign(options.servers.size(), std::vector<std::vector<bench::PointResult>>(
+                                                static_cast<std::size_t>(options.max_clients)));
+  for (int r = 0; r < options.repetitions; ++r) {
+    for (int k = 1; k <= options.max_clients; ++k) {
+      for (std::size_t s = 0; s < options.servers.size(); ++s) {
+        bench::PointSpec spec = spec_for(options, parameters, think_us, probe_us);
+        spec.servers = options.servers[s];
+        spec.clients = k;
+        set.points[s][static_cast<std::size_t>(k - 1)].push_back(bench::run_point(world, spec));
+      }
     }
   }
   return set;
 }
 
-nlohmann::json run_json(const RunSet& set, std::size_t s) {
-  const auto& results = set.points[s];
+// The median point of a k's repetitions, with the range of its updates/s.
+nlohmann::json point_json(const std::vector<bench::PointResult>& repeats, bench::SaturationPoint& median) {
   std::vector<bench::SaturationPoint> points;
+  for (const auto& repeat : repeats) points.push_back(repeat.point);
+  median = bench::median_point(points);
+  const auto [low, high] = std::minmax_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
+    return a.updates_per_s < b.updates_per_s;
+  });
+  return {{"clients", median.clients},
+          {"updates_per_s", median.updates_per_s},
+          {"updates_per_s_min", low->updates_per_s},
+          {"updates_per_s_max", high->updates_per_s},
+          {"utilization", median.utilization},
+          {"response_us", median.response_us},
+          {"queue_length", median.queue_length},
+          {"service_us", median.service_us},
+          {"think_measured_us", median.think_us}};
+}
+
+nlohmann::json run_json(const RunSet& set, std::size_t s) {
+  std::vector<bench::SaturationPoint> points(set.points[s].size());
   nlohmann::json json_points = nlohmann::json::array();
-  for (const auto& result : results) {
-    points.push_back(result.point);
-    const auto& p = result.point;
-    json_points.push_back({{"clients", p.clients},
-                           {"updates_per_s", p.updates_per_s},
-                           {"utilization", p.utilization},
-                           {"response_us", p.response_us},
-                           {"queue_length", p.queue_length},
-                           {"service_us", p.service_us},
-                           {"think_measured_us", p.think_us}});
-  }
+  for (std::size_t k = 0; k < points.size(); ++k) json_points.push_back(point_json(set.points[s][k], points[k]));
+  std::vector<double> service_cvs;
+  for (const auto& repeat : set.points[s].front()) service_cvs.push_back(repeat.service_cv);
   const bench::Knee knee = bench::find_knee(points);
-  const double service = results.front().point.service_us;
-  const double think = results.front().point.think_us;
+  const double service = points.front().service_us;
+  const double think = points.front().think_us;
   return {{"servers", set.servers[s]},
           {"parameters", set.parameters},
           {"think_us", set.think_us},
+          {"repetitions", set.points[s].front().size()},
           {"think_measured_us", think},
           {"service_us", service},
-          {"service_cv", results.front().service_cv},
+          {"service_cv", psbench::median(service_cvs)},
           {"plateau_updates_per_s", knee.plateau_updates_per_s},
           {"knee_clients", knee.clients},
           {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
@@ -103,20 +125,22 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
 }
 
 void print_run(const nlohmann::json& run) {
+  // D is one server's time for its shard, and every exchange visits every server: the plateau is near 1 / D.
   std::printf(
-      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f): plateau %.1f updates/s "
-      "(plateau x D / S = %.2f), knee at k = %d, model (Z + D) / D = %.1f\n",
+      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f), medians of %zu repetitions: "
+      "plateau %.1f updates/s (plateau x D = %.2f), knee at k = %d, model (Z + D) / D = %.1f\n",
       run["servers"].get<int>(), run["parameters"].get<std::size_t>(), run["think_us"].get<double>(),
       run["think_measured_us"].get<double>(), run["service_us"].get<double>(), run["service_cv"].get<double>(),
-      run["plateau_updates_per_s"].get<double>(),
-      run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6 / run["servers"].get<int>(),
+      run["repetitions"].get<std::size_t>(), run["plateau_updates_per_s"].get<double>(),
+      run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6,
       run["knee_clients"].get<int>(), run["knee_model"].get<double>());
-  std::printf("%8s %14s %12s %12s %12s %12s\n", "clients", "updates/s", "utilization", "response_us", "queue",
-              "service_us");
+  std::printf("%8s %14s %21s %12s %12s %12s %12s\n", "clients", "updates/s", "range", "utilization", "response_us",
+              "queue", "service_us");
   for (const auto& p : run["points"]) {
-    std::printf("%8d %14.1f %12.3f %12.1f %12.2f %12.1f\n", p["clients"].get<int>(), p["updates_per_s"].get<double>(),
-                p["utilization"].get<double>(), p["response_us"].get<double>(), p["queue_length"].get<double>(),
-                p["service_us"].get<double>());
+    std::printf("%8d %14.1f %10.1f-%-10.1f %12.3f %12.1f %12.2f %12.1f\n", p["clients"].get<int>(),
+                p["updates_per_s"].get<double>(), p["updates_per_s_min"].get<double>(),
+                p["updates_per_s_max"].get<double>(), p["utilization"].get<double>(), p["response_us"].get<double>(),
+                p["queue_length"].get<double>(), p["service_us"].get<double>());
   }
   std::fflush(stdout);
 }

@@ -21,15 +21,18 @@ TEST(SaturationOptions, DefaultsAreTheStudysRuns) {
   EXPECT_EQ(options.think_ratios.size(), 2U);
   EXPECT_TRUE(options.think_us.empty());
   EXPECT_TRUE(options.shared) << "the shared window is the product's intra-node path";
+  EXPECT_EQ(options.repetitions, 3) << "each point is the median of interleaved repetitions";
 }
 
 TEST(SaturationOptions, ListsAndValuesAreRead) {
   const SaturationOptions options =
-      parse({"--servers", "1,2,4", "--think-us", "100,2000", "--max-clients", "8", "--path", "messages"});
+      parse({"--servers", "1,2,4", "--think-us", "100,2000", "--max-clients", "8", "--path", "messages",
+             "--repetitions", "5"});
   EXPECT_EQ(options.servers, (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(options.think_us, (std::vector<double>{100.0, 2000.0}));
   EXPECT_EQ(options.max_clients, 8);
   EXPECT_FALSE(options.shared);
+  EXPECT_EQ(options.repetitions, 5);
 }
 
 TEST(SaturationOptions, BadInputNamesTheFlag) {
@@ -44,6 +47,8 @@ TEST(SaturationOptions, BadInputNamesTheFlag) {
   EXPECT_NE(message({"--servers", "0"}).find("--servers"), std::string::npos);
   EXPECT_NE(message({"--servers", "1.5"}).find("whole numbers"), std::string::npos);
   EXPECT_NE(message({"--seconds", "fast"}).find("--seconds"), std::string::npos);
+  EXPECT_NE(message({"--repetitions", "0"}).find("--repetitions"), std::string::npos);
+  EXPECT_NE(message({"--repetitions", "2.5"}).find("whole numbers"), std::string::npos);
   EXPECT_NE(message({"--path", "rdma"}).find("--path"), std::string::npos);
   EXPECT_NE(message({"--max-clients"}).find("needs a value"), std::string::npos);
   EXPECT_NE(message({"--bogus", "1"}).find("unknown flag '--bogus'"), std::string::npos);

@@ -31,6 +31,23 @@ TEST(FindKnee, NoRiseMeansAKneeAtOneClient) {
   EXPECT_EQ(knee.clients, 1);
 }
 
+TEST(MedianPoint, EachFigureIsItsOwnMedian) {
+  // Three repetitions of k = 4; the slow one (a descheduled moment) holds the lowest rate and the longest
+  // response, and neither survives the median.
+  const std::vector<SaturationPoint> repeats{{4, 900.0, 0.95, 4100.0, 3.7, 1010.0, 2100.0},
+                                             {4, 400.0, 0.70, 9000.0, 3.6, 1500.0, 2200.0},
+                                             {4, 1000.0, 0.99, 3900.0, 3.9, 990.0, 2050.0}};
+  const SaturationPoint point = median_point(repeats);
+  EXPECT_EQ(point.clients, 4);
+  EXPECT_DOUBLE_EQ(point.updates_per_s, 900.0);
+  EXPECT_DOUBLE_EQ(point.utilization, 0.95);
+  EXPECT_DOUBLE_EQ(point.response_us, 4100.0);
+  EXPECT_DOUBLE_EQ(point.queue_length, 3.7);
+  EXPECT_DOUBLE_EQ(point.service_us, 1010.0);
+  EXPECT_DOUBLE_EQ(point.think_us, 2100.0);
+  EXPECT_DOUBLE_EQ(median_point({repeats[0], repeats[1]}).updates_per_s, 650.0);
+}
+
 TEST(ModelKnee, IsThinkPlusServiceOverService) {
   EXPECT_DOUBLE_EQ(model_knee(2000.0, 250.0), 9.0);
   EXPECT_DOUBLE_EQ(model_knee(0.0, 250.0), 1.0);
