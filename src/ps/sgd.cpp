@@ -1,11 +1,6 @@
 #include "ps/sgd.hpp"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
-#include <cstdint>
 
 #include "common/check.hpp"
 
@@ -37,25 +32,8 @@ void SgdOptimizer::apply_slice(std::span<float> weights, std::span<const float> 
 
 namespace {
 
-// Values updated before their copy is streamed out: the block is still in L1 when it is read again.
+// Values updated before they are copied out: the block is still in L1 when it is read again.
 constexpr std::size_t kCopyBlock = 1024;
-
-// Copies n values with non-temporal stores: the copy is for another core, so it goes to memory without
-// being read first (no read-for-ownership) and without evicting the optimizer's own vectors from the cache.
-void stream_copy(float* __restrict out, const float* __restrict in, std::size_t n) {
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  for (; i < n && reinterpret_cast<std::uintptr_t>(out + i) % 16 != 0; ++i) out[i] = in[i];
-  for (; i + 4 <= n; i += 4) _mm_stream_ps(out + i, _mm_loadu_ps(in + i));
-#endif
-  for (; i < n; ++i) out[i] = in[i];
-}
-
-void store_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 }  // namespace
 
@@ -68,9 +46,8 @@ void SgdOptimizer::apply_slice_into(std::span<float> weights, std::span<const fl
   for (std::size_t begin = 0; begin < weights.size(); begin += kCopyBlock) {
     const std::size_t n = std::min(kCopyBlock, weights.size() - begin);
     apply_slice(weights.subspan(begin, n), gradients.subspan(begin, n), offset + begin);
-    stream_copy(copy.data() + begin, weights.data() + begin, n);
+    std::copy_n(weights.data() + begin, n, copy.data() + begin);
   }
-  store_fence();  // the streamed stores are weakly ordered: complete before the caller publishes the copy
 }
 
 void SgdOptimizer::restore_velocity(std::span<const float> values) {

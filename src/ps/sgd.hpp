@@ -23,8 +23,9 @@ class SgdOptimizer {
   /// so a vector updated slice by slice ends bit-identical to one updated whole.
   void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
   /// apply_slice that also writes the fresh weights into copy (of the slice's size) in the same pass, block
-  /// by block while the block is in L1: one read of w, g and v, one write of w, v and copy, the copy by
-  /// non-temporal stores (it is for another core); the weights end bit-identical to apply_slice's.
+  /// by block while the block is in L1: one read of w, g and v, one write of w, v and copy, the copy by plain
+  /// stores, so that it is in the shared cache when the other core reads it (non-temporal stores measured
+  /// 1.2-1.6x slower with two servers, docs/benchmarks.md); the weights end bit-identical to apply_slice's.
   void apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
                         std::span<float> copy);
   /// The momentum state (empty for plain SGD): what a checkpoint saves.
