@@ -17,6 +17,7 @@ BenchContext collect_context() {
   return {host_name(),
           online_cores(),
           cpu_model_name(),
+          last_level_cache_bytes(),
           nn::onednn_isa(),
           train::library_versions(),
           commit != nullptr && *commit != '\0' ? commit : "unknown"};
@@ -31,6 +32,7 @@ nlohmann::json context_json(const BenchContext& context) {
   return {{"host", context.host},
           {"cores", context.cores},
           {"cpu", context.cpu},
+          {"llc_bytes", context.llc_bytes},
           {"onednn_isa", context.onednn_isa},
           {"libraries", context.libraries},
           {"git_commit", context.git_commit},

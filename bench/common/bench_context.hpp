@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -10,6 +11,7 @@ struct BenchContext {
   std::string host;          ///< host name of the reporting rank
   int cores = 0;             ///< online cores of that host
   std::string cpu;           ///< CPU model name (psbench::cpu_model_name(), from /proc/cpuinfo)
+  std::uint64_t llc_bytes;   ///< the last-level cache CPU 0 shares (psbench::last_level_cache_bytes()), 0: unknown
   std::string onednn_isa;    ///< ISA oneDNN dispatches to on this host (nn::onednn_isa(): avx2, ...)
   nlohmann::json libraries;  ///< psbench, mpi, hdf5 and onednn versions read at run time
   std::string git_commit;    ///< PSBENCH_GIT_COMMIT from the environment (bench/run_all.sh sets it), or "unknown"

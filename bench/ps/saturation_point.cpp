@@ -1,6 +1,7 @@
 #include "saturation_point.hpp"
 
 #include <mpi.h>
+#include <time.h>
 
 #include <algorithm>
 #include <array>
@@ -45,8 +46,17 @@ struct RankMeasure {
   double service_sum = 0.0;  // server: per-update service seconds (windowed at k = 1, else whole run)
   double service_square = 0.0;
   double services = 0.0;
+  double cpu_seconds = 0.0;    // client: its thread's CPU time over the whole loop (kernel included)
+  double all_exchanges = 0.0;  // client: the exchanges of the whole loop
 };
 constexpr std::size_t kFields = sizeof(RankMeasure) / sizeof(double);
+
+// CPU seconds this thread has run, in user and kernel mode.
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 // Waits for every rank of comm, sleeping between polls so that a waiting rank leaves its core to others.
 void sleeping_barrier(const mpi::Communicator& comm, std::chrono::microseconds poll) {
@@ -113,9 +123,11 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
   const auto think = std::chrono::nanoseconds(static_cast<std::int64_t>(spec.think_us * 1e3));
   sleeping_barrier(sub, kActivePoll);
   const double start = monotonic_seconds();
+  const double cpu_start = thread_cpu_seconds();
   RankMeasure measure;
   measure.window = spec.seconds - spec.warmup_seconds;
   for (std::uint32_t exchange = 0; monotonic_seconds() < start + spec.seconds; ++exchange) {
+    measure.all_exchanges += 1.0;
     header.epoch = exchange;
     const double pushed = monotonic_seconds();
     client.push_pull(gradients, weights, header, timer);
@@ -127,6 +139,7 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
     measure.response_sum += pulled - pushed;
     measure.think_sum += monotonic_seconds() - pulled;
   }
+  measure.cpu_seconds = thread_cpu_seconds() - cpu_start;
   client.finish();
   return measure;
 }
@@ -178,7 +191,7 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
 
 // Sums the clients' figures and takes the busiest server's utilisation.
 PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
-  double exchanges = 0.0, response = 0.0, think = 0.0, window = 0.0, utilization = 0.0;
+  double exchanges = 0.0, response = 0.0, think = 0.0, window = 0.0, utilization = 0.0, cpu = 0.0, cycles = 0.0;
   double service = 0.0, square = 0.0, services = 0.0;
   std::array<double, kSlices> done{}, updates{}, busy{};  // per slice: clients' exchanges, servers' updates, service
   for (std::size_t r = 0; r < all.size() / kFields; ++r) {
@@ -198,6 +211,8 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
     }
     for (std::size_t i = 0; i < kSlices; ++i) done[i] += m.slice_events[i];
     exchanges += m.exchanges;
+    cpu += m.cpu_seconds;
+    cycles += m.all_exchanges;
     response += m.response_sum;
     think += m.think_sum;
     window = m.window;
@@ -214,6 +229,7 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   point.service_us = services > 0.0 ? 1e6 * service / services : 0.0;
   if (spec.clients == 1 && services > 0.0) point.service_us = 1e6 * robust_ratio(busy, updates, updates);
   point.think_us = exchanges > 0.0 ? 1e6 * think / exchanges : 0.0;
+  point.client_cpu_us = cycles > 0.0 ? 1e6 * cpu / cycles : 0.0;
   if (spec.clients == 1 && services > 1.0 && square > 0.0) {
     const double mean = service / services;
     result.service_cv = std::sqrt(std::max(0.0, square / services - mean * mean)) / mean;

@@ -18,7 +18,8 @@ SaturationPoint median_point(const std::vector<SaturationPoint>& repeats) {
   point.clients = repeats.front().clients;
   for (double SaturationPoint::*field :
        {&SaturationPoint::updates_per_s, &SaturationPoint::utilization, &SaturationPoint::response_us,
-        &SaturationPoint::queue_length, &SaturationPoint::service_us, &SaturationPoint::think_us}) {
+        &SaturationPoint::queue_length, &SaturationPoint::service_us, &SaturationPoint::think_us,
+        &SaturationPoint::client_cpu_us}) {
     point.*field = median_of(field);
   }
   return point;

@@ -13,6 +13,7 @@ struct SaturationPoint {
   double queue_length = 0.0;   ///< mean number of clients inside an exchange (waiting or being served)
   double service_us = 0.0;     ///< mean service time per update per server at this k
   double think_us = 0.0;       ///< mean think (sleep) time the clients measured
+  double client_cpu_us = 0.0;  ///< a client's CPU time per exchange (its thread's, kernel included; sleep takes none)
 };
 
 /// Where a run's throughput levels off.

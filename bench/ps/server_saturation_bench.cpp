@@ -31,6 +31,7 @@ struct RunSet {
   std::size_t parameters = 0;
   double think_us = 0.0;
   std::vector<int> servers;
+  std::vector<double> busy_service_us;                               // [server count]: the probes' D
   std::vector<std::vector<std::vector<bench::PointResult>>> points;  // [server count][k - 1][repetition]
 };
 
@@ -49,11 +50,13 @@ bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t p
   return spec;
 }
 
-// D at k = 1 with one server and no think time, the median of the repetitions: the unit the think ratios
-// multiply.
+// D with one client and no think time at S servers, the median of the repetitions: the server kept busy, as
+// at saturation (at k = 1 with a think time the server idles before every update). With one server it is
+// also the unit the think ratios multiply.
 double probe_service_us(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                        std::size_t parameters) {
+                        std::size_t parameters, int servers) {
   bench::PointSpec spec = spec_for(options, parameters, 0.0, 0.0);
+  spec.servers = servers;
   spec.seconds = std::max(0.2, options.seconds);
   spec.warmup_seconds = 0.05;
   std::vector<double> probes;
@@ -66,8 +69,9 @@ double probe_service_us(const psbench::mpi::Communicator& world, const bench::Sa
 // Every repetition passes over every k and server count in turn, so that a slow moment of the machine moves
 // one repetition of a few points, which the medians leave out.
 RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                    std::size_t parameters, double think_us, double probe_us) {
-  RunSet set{parameters, think_us, options.servers, {}};
+                    std::size_t parameters, double think_us, const std::vector<double>& busy_us) {
+  const double probe_us = busy_us.front();
+  RunSet set{parameters, think_us, options.servers, busy_us, {}};
   set.points.assign(options.servers.size(), std::vector<std::vector<bench::PointResult>>(
                                                 static_cast<std::size_t>(options.max_clients)));
   for (int r = 0; r < options.repetitions; ++r) {
@@ -99,7 +103,8 @@ nlohmann::json point_json(const std::vector<bench::PointResult>& repeats, bench:
           {"response_us", median.response_us},
           {"queue_length", median.queue_length},
           {"service_us", median.service_us},
-          {"think_measured_us", median.think_us}};
+          {"think_measured_us", median.think_us},
+          {"client_cpu_us", median.client_cpu_us}};
 }
 
 nlohmann::json run_json(const RunSet& set, std::size_t s) {
@@ -118,6 +123,8 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
           {"think_measured_us", think},
           {"service_us", service},
           {"service_cv", psbench::median(service_cvs)},
+          {"service_busy_us", set.busy_service_us[s]},
+          {"client_cpu_us", points.front().client_cpu_us},
           {"plateau_updates_per_s", knee.plateau_updates_per_s},
           {"knee_clients", knee.clients},
           {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
@@ -127,12 +134,15 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
 void print_run(const nlohmann::json& run) {
   // D is one server's time for its shard, and every exchange visits every server: the plateau is near 1 / D.
   std::printf(
-      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f), medians of %zu repetitions: "
-      "plateau %.1f updates/s (plateau x D = %.2f), knee at k = %d, model (Z + D) / D = %.1f\n",
+      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f; %.1f us kept busy), medians of %zu "
+      "repetitions: plateau %.1f updates/s (plateau x D = %.2f; x busy D = %.2f), knee at k = %d, model (Z + D) / D "
+      "= %.1f\n",
       run["servers"].get<int>(), run["parameters"].get<std::size_t>(), run["think_us"].get<double>(),
       run["think_measured_us"].get<double>(), run["service_us"].get<double>(), run["service_cv"].get<double>(),
-      run["repetitions"].get<std::size_t>(), run["plateau_updates_per_s"].get<double>(),
+      run["service_busy_us"].get<double>(), run["repetitions"].get<std::size_t>(),
+      run["plateau_updates_per_s"].get<double>(),
       run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6,
+      run["plateau_updates_per_s"].get<double>() * run["service_busy_us"].get<double>() * 1e-6,
       run["knee_clients"].get<int>(), run["knee_model"].get<double>());
   std::printf("%8s %14s %21s %12s %12s %12s %12s\n", "clients", "updates/s", "range", "utilization", "response_us",
               "queue", "service_us");
@@ -154,13 +164,17 @@ void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions
                         {"runs", nlohmann::json::array()}};
   if (world.rank() == 0) std::printf("bench_server_saturation: %s\n", kNote);
   for (const std::size_t parameters : options.parameters) {
-    const double probe = probe_service_us(world, options, parameters);
+    const double unit = probe_service_us(world, options, parameters, 1);
+    std::vector<double> busy;
+    for (const int servers : options.servers) {
+      busy.push_back(servers == 1 ? unit : probe_service_us(world, options, parameters, servers));
+    }
     std::vector<double> thinks = options.think_us;
     for (const double ratio : options.think_us.empty() ? options.think_ratios : std::vector<double>{}) {
-      thinks.push_back(ratio * probe);
+      thinks.push_back(ratio * unit);
     }
     for (const double think : thinks) {
-      const RunSet set = measure_runs(world, options, parameters, think, probe);
+      const RunSet set = measure_runs(world, options, parameters, think, busy);
       if (world.rank() != 0) continue;
       for (std::size_t s = 0; s < set.servers.size(); ++s) {
         output["runs"].push_back(run_json(set, s));

@@ -18,6 +18,7 @@ struct SaturationFlags {
   std::string clients;
   std::string times = "measured";
   std::string cpu = "auto";
+  std::string cache = "auto";
   std::string format = "table";
   std::string out;
   std::uint64_t seed = 1;
@@ -36,10 +37,11 @@ perf::TimeDistribution parse_times(const std::string& word) {
   throw UserError("--times '" + word + "' is not one of: measured, exponential");
 }
 
-bool parse_cpu(const std::string& word) {
+// auto or off, for the flag named.
+bool parse_auto_off(const std::string& flag, const std::string& word) {
   if (word == "auto") return true;
   if (word == "off") return false;
-  throw UserError("--cpu '" + word + "' is not one of: auto, off");
+  throw UserError(flag + " '" + word + "' is not one of: auto, off");
 }
 
 perf::OutputFormat parse_saturation_format(const std::string& word) {
@@ -54,7 +56,8 @@ void run_saturation(const SaturationFlags& flags) {
   request.kinds = parse_saturation_kinds(flags.kind);
   request.times = parse_times(flags.times);
   request.seed = flags.seed;
-  request.cpu_station = parse_cpu(flags.cpu);
+  request.cpu_station = parse_auto_off("--cpu", flags.cpu);
+  request.cache = parse_auto_off("--cache", flags.cache);
   if (!flags.clients.empty()) request.clients = perf::parse_count_list(flags.clients, "--clients");
   const perf::OutputFormat format = parse_saturation_format(flags.format);
   const results::SaturationFile file = results::read_saturation_file(flags.bench);
@@ -86,6 +89,10 @@ void add_saturation(CLI::App& model) {
   command
       ->add_option("--cpu", flags->cpu,
                    "auto (the node's cores as a station where servers + clients outnumber them) or off")
+      ->capture_default_str();
+  command
+      ->add_option("--cache", flags->cache,
+                   "auto (a busy server's D grows as the clients' bytes outgrow the file's llc_bytes) or off")
       ->capture_default_str();
   command->add_option("--format", flags->format, "table, json or csv")->capture_default_str();
   command->add_option("--seed", flags->seed, "sim: seed of the time draws")->capture_default_str();

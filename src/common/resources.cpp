@@ -5,6 +5,7 @@
 
 #include <array>
 #include <fstream>
+#include <string>
 
 namespace psbench {
 
@@ -21,6 +22,27 @@ std::string host_name() {
 }
 
 int online_cores() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }
+
+std::uint64_t last_level_cache_bytes() {
+  int deepest = 0;
+  std::uint64_t bytes = 0;
+  for (int index = 0;; ++index) {
+    const std::string folder = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream level_file(folder + "level");
+    std::ifstream size_file(folder + "size");
+    int level = 0;
+    std::uint64_t size = 0;
+    std::string unit;
+    if (!(level_file >> level) || !(size_file >> size)) return bytes;
+    size_file >> unit;  // "32768K": the size and its unit, read apart
+    if (unit == "K") size <<= 10U;
+    if (unit == "M") size <<= 20U;
+    if (level > deepest) {
+      deepest = level;
+      bytes = size;
+    }
+  }
+}
 
 std::string cpu_model_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");

@@ -14,6 +14,10 @@ std::string host_name();
 /// Number of online CPU cores on this machine.
 int online_cores();
 
+/// Size in bytes of the largest-level cache that CPU 0 sees (its L3 slice: the cache its cores share, not the
+/// socket's total that sysconf reports), from /sys/devices/system/cpu/cpu0/cache; 0 where unknown.
+std::uint64_t last_level_cache_bytes();
+
 /// The CPU's model name as /proc/cpuinfo gives it ("AMD EPYC 7B13"), or "unknown".
 std::string cpu_model_name();
 

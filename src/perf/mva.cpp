@@ -15,12 +15,20 @@ struct StationState {
   std::vector<double> marginal;  // p_k(j | n-1) for j = 0..m-2 (multi-server stations only)
 };
 
+// The mean service of a single queue's arriving customer: D if it finds the server busy (U(n-1)), else D_0.
+double own_service(const Station& station, const StationState& state) {
+  if (!station.idle_demand) return station.demand;
+  return state.utilization * station.demand + (1.0 - state.utilization) * *station.idle_demand;
+}
+
 double residence_time(const Station& station, const StationState& state) {
   if (station.servers == 0) return station.demand;
-  if (station.servers == 1 && station.service_cv == 1.0) return station.demand * (1.0 + state.queue);
+  if (station.servers == 1 && station.service_cv == 1.0 && !station.idle_demand)
+    return station.demand * (1.0 + state.queue);
   if (station.servers == 1) {
     const double residual = 0.5 * (1.0 + station.service_cv * station.service_cv);
-    return station.demand * (1.0 + state.queue - state.utilization + state.utilization * residual);
+    return own_service(station, state) +
+           station.demand * (state.queue - state.utilization + state.utilization * residual);
   }
   const int m = station.servers;
   double correction = 0.0;
@@ -62,7 +70,7 @@ double max_demand_per_server(const ClosedNetwork& network) {
 
 bool has_general_service(const ClosedNetwork& network) {
   for (const Station& station : network.stations) {
-    if (station.servers == 1 && station.service_cv != 1.0) return true;
+    if (station.servers == 1 && (station.service_cv != 1.0 || station.idle_demand)) return true;
   }
   return false;
 }
@@ -83,7 +91,8 @@ void check_network(const ClosedNetwork& network, std::size_t customers) {
   if (customers < 1) throw UserError("MVA needs at least one customer (worker count 0)");
   if (network.think < 0.0) throw UserError("MVA think time is negative: " + std::to_string(network.think));
   for (const Station& station : network.stations) {
-    if (station.demand < 0.0 || station.servers < 0 || station.service_cv < 0.0)
+    if (station.demand < 0.0 || station.servers < 0 || station.service_cv < 0.0 ||
+        station.idle_demand.value_or(0.0) < 0.0)
       throw UserError("MVA station has a negative demand, server count or coefficient of variation");
   }
 }
@@ -116,7 +125,11 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
     for (std::size_t k = 0; k < k_count; ++k) {
       const Station& station = network.stations[k];
       point.queue_length[k] = point.throughput * point.residence[k];
-      point.utilization[k] = point.throughput * station.demand / std::max(1, station.servers);
+      if (station.servers == 1) {  // with an idle demand, X(n) held to 1 / D can meet a longer mean service
+        point.utilization[k] = std::min(1.0, point.throughput * own_service(station, states[k]));
+      } else {
+        point.utilization[k] = point.throughput * station.demand / std::max(1, station.servers);
+      }
       states[k].queue = point.queue_length[k];
       states[k].utilization = point.utilization[k];
       if (station.servers > 1) update_marginals(station, point.throughput, states[k]);

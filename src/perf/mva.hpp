@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace psbench::perf {
@@ -11,6 +12,9 @@ struct Station {
   double demand = 0.0;      ///< D_k: service demand per cycle (visits x service time), seconds
   int servers = 1;          ///< m_k: 1 for a queue, m > 1 for a multi-server station, 0 for a delay
   double service_cv = 1.0;  ///< coefficient of variation of a single queue's service time (1: exponential)
+  /// A single queue's mean service time for a customer that finds it idle (a server woken from sleep, its
+  /// caches cold), where that differs from demand, the time when it is kept busy.
+  std::optional<double> idle_demand{};
 };
 
 /// A single-class closed network: N customers cycle through a think time Z and the stations.
@@ -33,7 +37,9 @@ struct MvaPoint {
 /// population i + 1. Cost O(customers x sum of m_k). A single queue whose service_cv is not 1 is no longer
 /// product form: its arriving customer finds the one in service with probability U(n-1) and waits its mean
 /// residual D (1 + cv^2) / 2 instead of D (the residual-life approximation of approximate MVA for FCFS
-/// stations with general service; exact MVA when every cv is 1), and X(n) is held to 1 / D_max.
+/// stations with general service; exact MVA when every cv is 1), and X(n) is held to 1 / D_max. A queue with
+/// an idle_demand D_0 serves its arriving customer in U(n-1) D + (1 - U(n-1)) D_0 (it finds the server busy
+/// with probability U(n-1)); those ahead of it take D, and U(n) is X(n) times that mean service.
 /// Throws UserError for customers < 1, a negative demand or a negative cv.
 std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers);
 

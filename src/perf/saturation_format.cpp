@@ -23,10 +23,12 @@ Ordered inputs_json(const SaturationComparison& c) {
           {"parameters", in.parameters},
           {"think_us", 1e6 * in.think_s},
           {"service_us", 1e6 * in.service_s},
+          {"idle_service_us", 1e6 * in.idle_service_s.value_or(in.service_s)},
           {"service_cv", in.service_cv},
           {"overhead_us", 1e6 * in.overhead_s},
           {"cores", in.cores},
-          {"cpu_station", in.cpu_station}};
+          {"cpu_station", in.cpu_station},
+          {"cache_bytes", in.cache_bytes}};
 }
 
 Ordered curve_json(const SaturationComparison& c, const SaturationCurve& curve) {
@@ -65,11 +67,19 @@ std::string number_or(const std::optional<double>& value, const char* format, co
 
 std::string run_heading(const SaturationComparison& c) {
   const SaturationInputs& in = c.inputs;
-  char line[256];
+  const int most = c.run.points.empty() ? 1 : c.run.points.back().clients;
+  char cache[96] = "";
+  if (in.cache_bytes > 0.0) {
+    std::snprintf(cache, sizeof cache, ", a %.0f MiB cache: D(%d) = %.0f us", in.cache_bytes / 1048576.0, most,
+                  1e6 * busy_service_s(in, most));
+  }
+  char line[384];
   std::snprintf(line, sizeof line,
-                "S = %d, P = %llu, Z = %.0f us, D = %.0f us (cv %.2f), client overhead c = %.0f us, %d cores%s\n",
+                "S = %d, P = %llu, Z = %.0f us, D = %.0f us kept busy, D_0 = %.0f us after idling (cv %.2f), client "
+                "overhead c = %.0f us, %d cores%s%s\n",
                 in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s,
-                in.service_cv, 1e6 * in.overhead_s, in.cores, in.cpu_station ? "" : " (not modelled: --cpu off)");
+                1e6 * in.idle_service_s.value_or(in.service_s), in.service_cv, 1e6 * in.overhead_s, in.cores,
+                in.cpu_station ? "" : " (not modelled: --cpu off)", cache);
   return line;
 }
 
@@ -120,15 +130,16 @@ std::string format_saturation_json(const std::string& bench_path, const Saturati
 
 std::string format_saturation_csv(const std::vector<SaturationComparison>& comparisons) {
   std::string out =
-      "kind,servers,parameters,think_us,service_us,clients,updates_per_s,utilization,response_us,queue_length,"
+      "kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,queue_length,"
       "measured_updates_per_s,error_percent\n";
   for (const SaturationComparison& c : comparisons) {
     for (const SaturationCurve& curve : c.curves) {
       for (const SaturationPrediction& p : curve.points) {
         char line[512];
-        std::snprintf(line, sizeof line, "%s,%d,%llu,%.6g,%.6g,%d,%.9g,%.6g,%.9g,%.6g,%s,%s\n", kind_name(curve.kind),
-                      c.inputs.servers, static_cast<unsigned long long>(c.inputs.parameters), 1e6 * c.inputs.think_s,
-                      1e6 * c.inputs.service_s, p.clients, p.updates_per_s, p.utilization, 1e6 * p.response_s,
+        std::snprintf(line, sizeof line, "%s,%d,%llu,%.6g,%.6g,%.6g,%d,%.9g,%.6g,%.9g,%.6g,%s,%s\n",
+                      kind_name(curve.kind), c.inputs.servers, static_cast<unsigned long long>(c.inputs.parameters),
+                      1e6 * c.inputs.think_s, 1e6 * c.inputs.service_s, 1e6 * c.inputs.idle_service_s.value_or(c.inputs.service_s),
+                      p.clients, p.updates_per_s, p.utilization, 1e6 * p.response_s,
                       p.queue_length, number_or(measured_rate(c.run, p.clients), "%.9g", "").c_str(),
                       number_or(error_percent(c.run, p), "%.6g", "").c_str());
         out += line;

@@ -18,7 +18,7 @@ constexpr double kFlopsPerS = 1e9;          // host speed: times become flops at
 constexpr double kLoopbackBps = 1e15;       // messages cost nothing beyond the measured times
 constexpr double kMinCycles = 50.0;         // a point lasts at least this many cycles of each client
 constexpr double kWarmupShare = 0.1;        // its first tenth is not counted
-constexpr double kServerShareWeight = 1e3;  // a server's update against a client's overhead on a shared core
+constexpr double kClientShareWeight = 1e3;  // a woken client runs before the servers on a shared core
 constexpr std::size_t kFieldsPerPoint = 4;  // exchanges, response sum, busiest server's busy time, window
 
 // A push (from a client), a fresh shard (from a server), or a client's "done".
@@ -53,7 +53,8 @@ struct Group {
   double window_end = 0.0;
   double exchanges = 0.0;
   double response_sum = 0.0;
-  std::vector<double> busy;  // per server, inside the window
+  double busy_service_s = 0.0;  // D(k) of a server kept busy
+  std::vector<double> busy;     // per server, inside the window
 };
 
 sg4::Mailbox* box(const std::string& role, int index) { return sg4::Mailbox::by_name(role + std::to_string(index)); }
@@ -62,15 +63,22 @@ double overlap(double begin, double end, const Group& g) {
   return std::max(0.0, std::min(end, g.window_end) - std::max(begin, g.window_begin));
 }
 
+// Half of a client's overhead c: its CPU part on a core (before the servers), the rest a wait.
+void client_overhead(const SaturationInputs& in) {
+  const double cpu = std::min(in.client_cpu_s, in.overhead_s) / 2.0;
+  sg4::this_actor::execute(cpu * kFlopsPerS, kClientShareWeight);
+  sg4::this_actor::sleep_for(in.overhead_s / 2.0 - cpu);
+}
+
 void client(Group& g, int index, std::uint64_t seed) {
   TimeSampler sampler(g.times, seed);
   const SaturationInputs& in = g.inputs;
   while (sg4::Engine::get_clock() < g.window_end) {
     const double begin = sg4::Engine::get_clock();
-    sg4::this_actor::execute(sampler.draw(in.overhead_s / 2.0, 0.0) * kFlopsPerS);
+    client_overhead(in);
     for (int s = 0; s < in.servers; ++s) box("server-", s)->put_init(new Message{index, false}, 0)->detach();
     for (int s = 0; s < in.servers; ++s) box("client-", index)->get_unique<Message>();
-    sg4::this_actor::execute(sampler.draw(in.overhead_s / 2.0, 0.0) * kFlopsPerS);
+    client_overhead(in);
     const double end = sg4::Engine::get_clock();
     if (end >= g.window_begin && end <= g.window_end) {
       g.exchanges += 1.0;
@@ -84,6 +92,7 @@ void client(Group& g, int index, std::uint64_t seed) {
 void server(Group& g, int shard, std::uint64_t seed) {
   TimeSampler sampler(g.times, seed);
   int done = 0;
+  double finished = -1.0;  // when the last update ended: a push that came later found the server idle
   while (done < g.clients) {
     auto message = box("server-", shard)->get_unique<Message>();
     if (message->done) {
@@ -91,7 +100,9 @@ void server(Group& g, int shard, std::uint64_t seed) {
       continue;
     }
     const double begin = sg4::Engine::get_clock();
-    sg4::this_actor::execute(sampler.draw(g.inputs.service_s, g.inputs.service_cv) * kFlopsPerS, kServerShareWeight);
+    const double mean = begin > finished ? g.inputs.idle_service_s.value_or(g.inputs.service_s) : g.busy_service_s;
+    sg4::this_actor::execute(sampler.draw(mean, g.inputs.service_cv) * kFlopsPerS);
+    finished = sg4::Engine::get_clock();
     g.busy[static_cast<std::size_t>(shard)] += overlap(begin, sg4::Engine::get_clock(), g);
     box("client-", message->client)->put_init(new Message{shard, false}, 0)->detach();
   }
@@ -99,7 +110,8 @@ void server(Group& g, int shard, std::uint64_t seed) {
 
 // Simulated seconds of the point with k clients: about `exchanges` counted, from the bound on its throughput.
 double point_seconds(const SaturationInputs& in, int k, double exchanges) {
-  const double cycle = std::max(in.think_s + in.overhead_s + in.service_s, k * in.service_s);
+  const double cycle =
+      std::max(in.think_s + in.overhead_s + in.idle_service_s.value_or(in.service_s), k * busy_service_s(in, k));
   return std::max(kMinCycles * cycle, exchanges * cycle / k) / (1.0 - kWarmupShare);
 }
 
@@ -125,6 +137,7 @@ std::vector<double> run_group(const SaturationInputs& inputs, int k, const Satur
   g->inputs = inputs;
   g->times = options.times;
   g->clients = k;
+  g->busy_service_s = busy_service_s(inputs, k);
   g->window_end = point_seconds(inputs, k, options.exchanges);
   g->window_begin = kWarmupShare * g->window_end;
   g->busy.assign(static_cast<std::size_t>(inputs.servers), 0.0);

@@ -103,6 +103,7 @@ void fields(Self& c, Visit&& visit) {
   visit("cpu", c.cpu);
   visit("onednn_isa", c.onednn_isa);
   visit("libraries", c.libraries);
+  visit("llc_bytes", c.llc_bytes);
   visit("git_commit", c.git_commit);
   visit("date", c.date);
 }
@@ -124,6 +125,8 @@ void fields(Self& r, Visit&& visit) {
   visit("think_measured_us", r.think_measured_us);
   visit("service_us", r.service_us);
   visit("service_cv", r.service_cv);
+  visit("service_busy_us", r.service_busy_us);
+  visit("client_cpu_us", r.client_cpu_us);
   visit("knee_clients", r.knee_clients);
   visit("knee_model", r.knee_model);
   visit("points", r.points);

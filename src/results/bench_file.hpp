@@ -74,6 +74,7 @@ struct SaturationContext {
   std::map<std::string, std::string> libraries;  ///< psbench, mpi, hdf5, onednn versions
   std::string git_commit;                        ///< commit of the benchmark
   std::string date;                              ///< ISO-8601
+  std::optional<std::uint64_t> llc_bytes{};      ///< the last-level cache the cores share (absent before session 6)
   /// Member-wise equality.
   bool operator==(const SaturationContext&) const = default;
 };
@@ -100,6 +101,8 @@ struct SaturationRun {
   double knee_model = 0.0;                  ///< (Z + D) / D
   std::vector<SaturationPoint> points;      ///< k = 1, 2, ...
   std::optional<double> think_measured_us;  ///< the mean sleep the clients measured (a sleep overshoots)
+  std::optional<double> service_busy_us{};  ///< D at k = 1 with no think time: the server kept busy
+  std::optional<double> client_cpu_us{};    ///< a client's CPU time per exchange at k = 1 (kernel included)
   /// Member-wise equality.
   bool operator==(const SaturationRun&) const = default;
 };

@@ -49,7 +49,7 @@ set_tests_properties(cli.model.saturation_json PROPERTIES TIMEOUT 60 LABELS cli 
 add_test(NAME cli.model.saturation_csv COMMAND psbench model saturation --bench ${saturation_fixture} --kind sim
   --clients 1,2 --format csv)
 set_tests_properties(cli.model.saturation_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "^kind,servers,parameters,think_us,service_us,clients,updates_per_s,utilization,response_us,queue_length,measured_updates_per_s,error_percent\nsim,1,535818,2000,250,1,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,440,")
+  "^kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,queue_length,measured_updates_per_s,error_percent\nsim,1,535818,2000,250,250,1,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,440,")
 model_cli_error(saturation_missing_file "/nonexistent/server_saturation.json" saturation --bench /nonexistent/server_saturation.json)
 model_cli_error(saturation_wrong_format "saturation_format9.json.*format"
   saturation --bench ${model_fixtures}/saturation_format9.json)

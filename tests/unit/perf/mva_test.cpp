@@ -94,6 +94,27 @@ TEST(Mva, MultiServerStationMatchesItsBirthDeathChain) {
   }
 }
 
+TEST(Mva, AnIdleDemandServesWhoFindsTheQueueIdle) {
+  // D = 1 ms kept busy, D_0 = 1.5 ms after idling, Z = 2 ms, exponential. n = 1 finds the queue idle:
+  // R(1) = D_0. n = 2: the arrival finds it busy with probability U(1) = X(1) D_0: its own service is
+  // U(1) D + (1 - U(1)) D_0, and the Q(1) ahead take D each (their mean residual is D at cv 1).
+  ClosedNetwork network{0.002, {{0.001, 1}}};
+  network.stations[0].idle_demand = 0.0015;
+  const auto curve = solve_mva(network, 200);
+  const double x1 = 1.0 / (0.002 + 0.0015);
+  EXPECT_NEAR(curve[0].throughput, x1, 1e-9 * x1);
+  EXPECT_NEAR(curve[0].utilization[0], x1 * 0.0015, 1e-12);
+  const double u1 = x1 * 0.0015;
+  const double q1 = u1;  // one customer: Q(1) = X(1) R(1) = U(1)
+  const double r2 = u1 * 0.001 + (1.0 - u1) * 0.0015 + 0.001 * q1;
+  EXPECT_NEAR(curve[1].throughput, 2.0 / (0.002 + r2), 1e-9 * 2.0 / (0.002 + r2));
+  // Kept busy by many customers, the queue serves at 1 / D, and never faster.
+  EXPECT_NEAR(curve.back().throughput, 1.0 / 0.001, 1e-3 / 0.001);
+  for (const auto& point : curve) EXPECT_LE(point.utilization[0], 1.0);
+  // Without an idle demand nothing changes.
+  EXPECT_NEAR(solve_mva({0.002, {{0.001, 1}}}, 1)[0].throughput, 1.0 / 0.003, 1e-9);
+}
+
 TEST(Mva, RefusesNoCustomers) {
   const ClosedNetwork network{0.010, {{0.002, 1}}};
   EXPECT_THROW(solve_mva(network, 0), UserError);

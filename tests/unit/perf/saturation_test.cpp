@@ -85,18 +85,22 @@ TEST(SaturationMva, FixedServiceNeverPassesTheBound) {
   EXPECT_NEAR(curve.back().updates_per_s, 1.0 / kD, 1e-9 / kD);
 }
 
-TEST(SaturationMva, SharedCoresAddTheCoresAsAStation) {
-  const SaturationInputs in = inputs(1, 2);
-  EXPECT_FALSE(saturation_cores_shared(in, 1));
-  EXPECT_TRUE(saturation_cores_shared(in, 2));
+TEST(SaturationMva, SharedCoresStretchTheServersByTheClientsCpu) {
+  SaturationInputs in = inputs(2, 2);
+  in.client_cpu_s = 0.5 * kC;
+  EXPECT_FALSE(saturation_cores_shared(inputs(1, 64), 16));
+  EXPECT_TRUE(saturation_cores_shared(in, 1));
+  // At X = 4,000/s the clients take X c_cpu = 0.2 of the 2 cores: the 2 servers share 1.8 of them.
+  EXPECT_NEAR(server_stretch(in, 4000.0), 2.0 / 1.8, 1e-12);
+  EXPECT_DOUBLE_EQ(server_stretch(inputs(1, 2), 4000.0), 1.0) << "one server still has a core of its own";
   const ClosedNetwork network = saturation_network(in, 4, 1.5, TimeDistribution::kCalibrated);
-  ASSERT_EQ(network.stations.size(), 2U);
-  EXPECT_DOUBLE_EQ(network.think, kZ);
-  EXPECT_DOUBLE_EQ(network.stations[1].demand, 1.5 * kC);
-  EXPECT_EQ(network.stations[1].servers, 2);
-  // The servers keep their core: the plateau is still 1 / D.
-  const auto curve = predict_saturation_mva(in, {64}, TimeDistribution::kCalibrated);
-  EXPECT_NEAR(curve[0].updates_per_s, 1.0 / kD, 1e-3 / kD);
+  ASSERT_EQ(network.stations.size(), 1U);
+  EXPECT_DOUBLE_EQ(network.think, kZ + kC) << "the client's overhead is a delay: it runs first";
+  EXPECT_DOUBLE_EQ(network.stations[0].demand, 1.5 * kD);
+  // Saturated, X = 1 / (D s) with s = S / (m - X c_cpu), so X S D = m - X c_cpu and X = m / (S D + c_cpu):
+  // 2 / (2 ms + 0.05 ms).
+  const auto curve = predict_saturation_mva(in, {256}, TimeDistribution::kCalibrated);
+  EXPECT_NEAR(curve[0].updates_per_s, 2.0 / (2.0 * kD + 0.5 * kC), 1e-3 * 2.0 / (2.0 * kD));
 }
 
 TEST(SaturationKnee, FirstClientCountWithinTenPercentOfThePlateau) {
@@ -133,17 +137,40 @@ TEST(SaturationInputsFromFile, TakesTheClientOverheadAtOneClient) {
   EXPECT_EQ(in.cores, 2);
 }
 
-TEST(SaturationInputsFromFile, TakesTheSharingAtOneClientOutOfTheOverhead) {
-  // Two servers and one client on 2 cores at k = 1, the busiest server at U = 0.3: the client ran on
-  // m - S U = 1.4 of m = 2 cores, so its overhead on a free core is 100 us x 1.4 / 2.
+TEST(SaturationInputsFromFile, TakesTheBusyServiceAsDAndTheOneClientServiceAsIdle) {
+  results::SaturationRun run = measured_run();
+  EXPECT_FALSE(saturation_inputs(run, 2).idle_service_s) << "an older file: one D for both";
+  run.service_busy_us = 800.0;
+  const SaturationInputs in = saturation_inputs(run, 2);
+  EXPECT_DOUBLE_EQ(in.service_s, 800e-6);
+  ASSERT_TRUE(in.idle_service_s);
+  EXPECT_DOUBLE_EQ(*in.idle_service_s, 1000e-6);
+  EXPECT_NEAR(in.overhead_s, 100e-6, 1e-12) << "k = 1's response less the D it was served in";
+  run.service_busy_us = 0.0;
+  EXPECT_THROW(saturation_inputs(run, 2), UserError);
+}
+
+TEST(SaturationMva, OneClientIsServedInTheIdleTimeAndManyAtTheBusyOne) {
+  SaturationInputs in = inputs();
+  in.idle_service_s = 1.5 * kD;
+  const auto mva = predict_saturation_mva(in, {1, 64}, TimeDistribution::kCalibrated);
+  EXPECT_NEAR(mva[0].updates_per_s, 1.0 / (kZ + kC + 1.5 * kD), 1e-9);
+  EXPECT_NEAR(mva[1].updates_per_s, 1.0 / kD, 1e-3 / kD);
+  EXPECT_NEAR(saturation_knee_bound(in), (kZ + kC + 1.5 * kD) / kD, 1e-12);
+  const auto sim = simulate_saturation(in, {1, 16}, {TimeDistribution::kCalibrated, 1, 2000.0});
+  EXPECT_NEAR(sim[0].updates_per_s * (kZ + kC + 1.5 * kD), 1.0, 0.01);
+  EXPECT_NEAR(sim[1].updates_per_s * kD, 1.0, 0.01);
+}
+
+TEST(SaturationInputsFromFile, TakesTheClientsCpuWhereMeasuredElseTheWholeOverhead) {
   results::SaturationRun run = measured_run();
   run.servers = 2;
-  const SaturationInputs shared = saturation_inputs(run, 2);
-  EXPECT_NEAR(shared.overhead_s, 100e-6 * 1.4 / 2.0, 1e-12);
-  const SaturationInputs free = saturation_inputs(run, 2, false);
-  EXPECT_NEAR(free.overhead_s, 100e-6, 1e-12);
-  EXPECT_FALSE(saturation_cores_shared(free, 16));
-  EXPECT_TRUE(saturation_cores_shared(shared, 1));
+  EXPECT_NEAR(saturation_inputs(run, 2).client_cpu_s, 100e-6, 1e-12) << "no figure: c counts as CPU";
+  run.client_cpu_us = 30.0;
+  const SaturationInputs in = saturation_inputs(run, 2);
+  EXPECT_NEAR(in.client_cpu_s, 30e-6, 1e-12);
+  EXPECT_NEAR(in.overhead_s, 100e-6, 1e-12) << "the overhead is what the client waited, CPU or not";
+  EXPECT_FALSE(saturation_cores_shared(saturation_inputs(run, 2, false), 16));
 }
 
 TEST(SaturationInputsFromFile, RefusesARunItCannotTake) {

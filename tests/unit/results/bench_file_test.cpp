@@ -39,9 +39,10 @@ constexpr const char* kGoogleBenchmarkText = R"({
 
 SaturationFile sample_saturation() {
   SaturationFile file;
-  file.context = {"node-a", 2, "AMD EPYC 7B13", "avx2", {{"psbench", "0.1.0"}}, "cb17090", "2026-12-01T08:00:00Z"};
+  file.context = {"node-a", 2, "AMD EPYC 7B13", "avx2", {{"psbench", "0.1.0"}}, "cb17090", "2026-12-01T08:00:00Z",
+                  33554432};
   file.note = "compute is emulated: each client sleeps think_us in place of forward+backward";
-  SaturationRun run{1, 535818, 2000.0, 250.0, 0.1, 9, 9.0, {}, {}};
+  SaturationRun run{1, 535818, 2000.0, 250.0, 0.1, 9, 9.0, {}, {}, 180.0};
   run.points = {SaturationPoint{1, 400.0, 0.1, 260.0, 0.1}, SaturationPoint{2, 790.0, 0.2, 262.0, 0.21}};
   file.runs = {run};
   return file;
