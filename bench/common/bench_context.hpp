@@ -8,13 +8,13 @@ namespace psbench::bench {
 
 /// Where a benchmark's figures came from: recorded in every results/bench/*.json file.
 struct BenchContext {
-  std::string host;          ///< host name of the reporting rank
-  int cores = 0;             ///< online cores of that host
-  std::string cpu;           ///< CPU model name (psbench::cpu_model_name(), from /proc/cpuinfo)
-  std::uint64_t llc_bytes;   ///< the last-level cache CPU 0 shares (psbench::last_level_cache_bytes()), 0: unknown
-  std::string onednn_isa;    ///< ISA oneDNN dispatches to on this host (nn::onednn_isa(): avx2, ...)
-  nlohmann::json libraries;  ///< psbench, mpi, hdf5 and onednn versions read at run time
-  std::string git_commit;    ///< PSBENCH_GIT_COMMIT from the environment (bench/run_all.sh sets it), or "unknown"
+  std::string host;             ///< host name of the reporting rank
+  int cores = 0;                ///< online cores of that host
+  std::string cpu;              ///< CPU model name (psbench::cpu_model_name(), from /proc/cpuinfo)
+  std::uint64_t llc_bytes = 0;  ///< the last-level cache CPU 0 shares (psbench::last_level_cache_bytes()), 0: unknown
+  std::string onednn_isa;       ///< ISA oneDNN dispatches to on this host (nn::onednn_isa(): avx2, ...)
+  nlohmann::json libraries;     ///< psbench, mpi, hdf5 and onednn versions read at run time
+  std::string git_commit;       ///< PSBENCH_GIT_COMMIT from the environment (bench/run_all.sh sets it), or "unknown"
 };
 
 /// The context of this process's host.

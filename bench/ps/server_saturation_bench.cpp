@@ -72,8 +72,8 @@ RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::Satura
                     std::size_t parameters, double think_us, const std::vector<double>& busy_us) {
   const double probe_us = busy_us.front();
   RunSet set{parameters, think_us, options.servers, busy_us, {}};
-  set.points.assign(options.servers.size(), std::vector<std::vector<bench::PointResult>>(
-                                                static_cast<std::size_t>(options.max_clients)));
+  set.points.assign(options.servers.size(),
+                    std::vector<std::vector<bench::PointResult>>(static_cast<std::size_t>(options.max_clients)));
   for (int r = 0; r < options.repetitions; ++r) {
     for (int k = 1; k <= options.max_clients; ++k) {
       for (std::size_t s = 0; s < options.servers.size(); ++s) {
@@ -92,9 +92,8 @@ nlohmann::json point_json(const std::vector<bench::PointResult>& repeats, bench:
   std::vector<bench::SaturationPoint> points;
   for (const auto& repeat : repeats) points.push_back(repeat.point);
   median = bench::median_point(points);
-  const auto [low, high] = std::minmax_element(points.begin(), points.end(), [](const auto& a, const auto& b) {
-    return a.updates_per_s < b.updates_per_s;
-  });
+  const auto [low, high] = std::minmax_element(
+      points.begin(), points.end(), [](const auto& a, const auto& b) { return a.updates_per_s < b.updates_per_s; });
   return {{"clients", median.clients},
           {"updates_per_s", median.updates_per_s},
           {"updates_per_s_min", low->updates_per_s},

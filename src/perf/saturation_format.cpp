@@ -23,7 +23,7 @@ Ordered inputs_json(const SaturationComparison& c) {
           {"parameters", in.parameters},
           {"think_us", 1e6 * in.think_s},
           {"service_us", 1e6 * in.service_s},
-          {"idle_service_us", 1e6 * in.idle_service_s.value_or(in.service_s)},
+          {"idle_service_us", 1e6 * service_after_idle_s(in)},
           {"service_cv", in.service_cv},
           {"overhead_us", 1e6 * in.overhead_s},
           {"cores", in.cores},
@@ -78,7 +78,7 @@ std::string run_heading(const SaturationComparison& c) {
                 "S = %d, P = %llu, Z = %.0f us, D = %.0f us kept busy, D_0 = %.0f us after idling (cv %.2f), client "
                 "overhead c = %.0f us, %d cores%s%s\n",
                 in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s,
-                1e6 * in.idle_service_s.value_or(in.service_s), in.service_cv, 1e6 * in.overhead_s, in.cores,
+                1e6 * service_after_idle_s(in), in.service_cv, 1e6 * in.overhead_s, in.cores,
                 in.cpu_station ? "" : " (not modelled: --cpu off)", cache);
   return line;
 }
@@ -130,7 +130,8 @@ std::string format_saturation_json(const std::string& bench_path, const Saturati
 
 std::string format_saturation_csv(const std::vector<SaturationComparison>& comparisons) {
   std::string out =
-      "kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,queue_length,"
+      "kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,queue_"
+      "length,"
       "measured_updates_per_s,error_percent\n";
   for (const SaturationComparison& c : comparisons) {
     for (const SaturationCurve& curve : c.curves) {
@@ -138,9 +139,9 @@ std::string format_saturation_csv(const std::vector<SaturationComparison>& compa
         char line[512];
         std::snprintf(line, sizeof line, "%s,%d,%llu,%.6g,%.6g,%.6g,%d,%.9g,%.6g,%.9g,%.6g,%s,%s\n",
                       kind_name(curve.kind), c.inputs.servers, static_cast<unsigned long long>(c.inputs.parameters),
-                      1e6 * c.inputs.think_s, 1e6 * c.inputs.service_s, 1e6 * c.inputs.idle_service_s.value_or(c.inputs.service_s),
-                      p.clients, p.updates_per_s, p.utilization, 1e6 * p.response_s,
-                      p.queue_length, number_or(measured_rate(c.run, p.clients), "%.9g", "").c_str(),
+                      1e6 * c.inputs.think_s, 1e6 * c.inputs.service_s, 1e6 * service_after_idle_s(c.inputs), p.clients,
+                      p.updates_per_s, p.utilization, 1e6 * p.response_s, p.queue_length,
+                      number_or(measured_rate(c.run, p.clients), "%.9g", "").c_str(),
                       number_or(error_percent(c.run, p), "%.6g", "").c_str());
         out += line;
       }

@@ -70,12 +70,18 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   return inputs;
 }
 
+double service_after_idle_s(const SaturationInputs& inputs) { return inputs.idle_service_s.value_or(inputs.service_s); }
+
 double saturation_footprint_bytes(const SaturationInputs& inputs, int clients) {
   return 4.0 * static_cast<double>(inputs.parameters) * (2.0 + 2.0 * clients);
 }
 
+bool busy_service_moves(const SaturationInputs& inputs) {
+  return inputs.cache_bytes > 0.0 && inputs.idle_service_s && inputs.parameters > 0;
+}
+
 double busy_service_s(const SaturationInputs& inputs, int clients) {
-  if (!(inputs.cache_bytes > 0.0) || !inputs.idle_service_s || inputs.parameters == 0) return inputs.service_s;
+  if (!busy_service_moves(inputs)) return inputs.service_s;
   const auto cached = [&](int k) { return std::min(1.0, inputs.cache_bytes / saturation_footprint_bytes(inputs, k)); };
   const double cold = *inputs.idle_service_s;
   const double hot = std::max(0.0, (inputs.service_s - (1.0 - cached(1)) * cold) / cached(1));
@@ -91,8 +97,7 @@ bool saturation_cores_shared(const SaturationInputs& inputs, int clients) {
   return inputs.cpu_station && inputs.servers + clients > inputs.cores;
 }
 
-ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch,
-                                 TimeDistribution times) {
+ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch, TimeDistribution times) {
   ClosedNetwork network;
   network.think = inputs.think_s + inputs.overhead_s;
   const double cv = times == TimeDistribution::kExponential ? 1.0 : inputs.service_cv;
@@ -102,16 +107,25 @@ ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, do
   return network;
 }
 
-// Each k is its own network (D(k) moves with the clients' bytes): solved from 1 to k, its last point taken.
+// Where D(k) moves with the clients' bytes each k is its own network, solved from 1 to k (O(k^2) in all);
+// otherwise one recursion to the largest k on a core of its own serves every such k.
 std::vector<SaturationPrediction> predict_saturation_mva(const SaturationInputs& inputs,
                                                          const std::vector<int>& clients, TimeDistribution times) {
+  int largest_unshared = 0;
   for (const int k : clients) {
     if (k < 1) throw UserError("a saturation curve needs at least one client (count " + std::to_string(k) + ")");
+    if (!saturation_cores_shared(inputs, k)) largest_unshared = std::max(largest_unshared, k);
   }
+  std::vector<MvaPoint> unshared;
+  if (largest_unshared > 0 && !busy_service_moves(inputs))
+    unshared =
+        solve_mva(saturation_network(inputs, largest_unshared, 1.0, times), static_cast<std::size_t>(largest_unshared));
   std::vector<SaturationPrediction> predictions;
   for (const int k : clients) {
     if (saturation_cores_shared(inputs, k)) {
       predictions.push_back(solve_shared(inputs, k, times));
+    } else if (!unshared.empty()) {
+      predictions.push_back(from_point(inputs, k, unshared[static_cast<std::size_t>(k - 1)]));
     } else {
       const MvaPoint point = solve_mva(saturation_network(inputs, k, 1.0, times), static_cast<std::size_t>(k)).back();
       predictions.push_back(from_point(inputs, k, point));
@@ -121,7 +135,7 @@ std::vector<SaturationPrediction> predict_saturation_mva(const SaturationInputs&
 }
 
 double saturation_knee_bound(const SaturationInputs& inputs) {
-  return (inputs.think_s + inputs.overhead_s + inputs.idle_service_s.value_or(inputs.service_s)) / inputs.service_s;
+  return (inputs.think_s + inputs.overhead_s + service_after_idle_s(inputs)) / inputs.service_s;
 }
 
 int saturation_knee(const std::vector<int>& clients, const std::vector<double>& rates) {

@@ -18,12 +18,12 @@ struct SaturationInputs {
   double think_s = 0.0;          ///< Z: each client's sleep between exchanges (think_us)
   double service_s = 0.0;        ///< D: one server's service time per update of its shard, kept busy (k = 1, Z = 0)
   std::optional<double> idle_service_s{};  ///< D_0: for a server that idled before the push (k = 1 with Z); unset: D
-  double service_cv = 0.0;       ///< coefficient of variation of D at k = 1
-  double overhead_s = 0.0;       ///< c: a client's exchange time outside the servers' clock, k = 1 response - D
-  double client_cpu_s = 0.0;     ///< a client's CPU time per exchange at k = 1 (client_cpu_us; c where absent)
-  int cores = 1;                 ///< the node's cores (context.cores)
-  double cache_bytes = 0.0;      ///< the last-level cache servers and clients share (context.llc_bytes); 0: none
-  bool cpu_station = true;       ///< model the cores where the active ranks outnumber them (false: a core each)
+  double service_cv = 0.0;                 ///< coefficient of variation of D at k = 1
+  double overhead_s = 0.0;    ///< c: a client's exchange time outside the servers' clock, k = 1 response - D
+  double client_cpu_s = 0.0;  ///< a client's CPU time per exchange at k = 1 (client_cpu_us; c where absent)
+  int cores = 1;              ///< the node's cores (context.cores)
+  double cache_bytes = 0.0;   ///< the last-level cache servers and clients share (context.llc_bytes); 0: none
+  bool cpu_station = true;    ///< model the cores where the active ranks outnumber them (false: a core each)
 };
 
 /// One predicted point of a saturation curve.
@@ -42,9 +42,15 @@ struct SaturationPrediction {
 SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station = true,
                                    std::uint64_t cache_bytes = 0);
 
+/// D_0 where the run has one, else D: the service of a push that finds the server idle.
+double service_after_idle_s(const SaturationInputs& inputs);
+
 /// The bytes the servers stream in a round of k updates: the weights and velocity of every shard and each
 /// client's gradient and fresh parameters, 4 P (2 + 2 k).
 double saturation_footprint_bytes(const SaturationInputs& inputs, int clients);
+
+/// True when a busy server's D moves with k: the cache is known, and so is D_0.
+bool busy_service_moves(const SaturationInputs& inputs);
 
 /// D of a server kept busy by k clients. With a cache, D(k) = h(k) D_hot + (1 - h(k)) D_0, where
 /// h(k) = min(1, cache / footprint(k)) is the share of the bytes the cache holds and D_0, the time after
@@ -63,8 +69,7 @@ double server_stretch(const SaturationInputs& inputs, double updates_per_s);
 /// The closed network of k clients: a delay of Z + c; the S servers as one lockstep queue of demand
 /// D(k) x stretch (every full push visits every server; D_0 x stretch for a push that finds it idle) with D's cv
 /// (1 for exponential times).
-ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch,
-                                 TimeDistribution times);
+ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch, TimeDistribution times);
 
 /// MVA predictions at each k of clients (ascending): where cores are shared, the servers' stretch is a fixed
 /// point on the throughput.

@@ -63,7 +63,8 @@ double overlap(double begin, double end, const Group& g) {
   return std::max(0.0, std::min(end, g.window_end) - std::max(begin, g.window_begin));
 }
 
-// Half of a client's overhead c: its CPU part on a core (before the servers), the rest a wait.
+// Half of a client's overhead c: its CPU part on a core (before the servers), the rest a wait. CPU beyond c
+// (over messages a client's copies overlap the servers' service) is not simulated: mva counts it, sim does not.
 void client_overhead(const SaturationInputs& in) {
   const double cpu = std::min(in.client_cpu_s, in.overhead_s) / 2.0;
   sg4::this_actor::execute(cpu * kFlopsPerS, kClientShareWeight);
@@ -100,7 +101,7 @@ void server(Group& g, int shard, std::uint64_t seed) {
       continue;
     }
     const double begin = sg4::Engine::get_clock();
-    const double mean = begin > finished ? g.inputs.idle_service_s.value_or(g.inputs.service_s) : g.busy_service_s;
+    const double mean = begin > finished ? service_after_idle_s(g.inputs) : g.busy_service_s;
     sg4::this_actor::execute(sampler.draw(mean, g.inputs.service_cv) * kFlopsPerS);
     finished = sg4::Engine::get_clock();
     g.busy[static_cast<std::size_t>(shard)] += overlap(begin, sg4::Engine::get_clock(), g);
@@ -110,8 +111,7 @@ void server(Group& g, int shard, std::uint64_t seed) {
 
 // Simulated seconds of the point with k clients: about `exchanges` counted, from the bound on its throughput.
 double point_seconds(const SaturationInputs& in, int k, double exchanges) {
-  const double cycle =
-      std::max(in.think_s + in.overhead_s + in.idle_service_s.value_or(in.service_s), k * busy_service_s(in, k));
+  const double cycle = std::max(in.think_s + in.overhead_s + service_after_idle_s(in), k * busy_service_s(in, k));
   return std::max(kMinCycles * cycle, exchanges * cycle / k) / (1.0 - kWarmupShare);
 }
 

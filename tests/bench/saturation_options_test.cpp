@@ -25,9 +25,8 @@ TEST(SaturationOptions, DefaultsAreTheStudysRuns) {
 }
 
 TEST(SaturationOptions, ListsAndValuesAreRead) {
-  const SaturationOptions options =
-      parse({"--servers", "1,2,4", "--think-us", "100,2000", "--max-clients", "8", "--path", "messages",
-             "--repetitions", "5"});
+  const SaturationOptions options = parse({"--servers", "1,2,4", "--think-us", "100,2000", "--max-clients", "8",
+                                           "--path", "messages", "--repetitions", "5"});
   EXPECT_EQ(options.servers, (std::vector<int>{1, 2, 4}));
   EXPECT_EQ(options.think_us, (std::vector<double>{100.0, 2000.0}));
   EXPECT_EQ(options.max_clients, 8);
