@@ -1,5 +1,9 @@
 #include "mpi/shared_window.hpp"
 
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -35,6 +39,19 @@ std::span<std::byte> SharedWindow::segment(int node_rank) const {
   const auto address = reinterpret_cast<std::uintptr_t>(base);
   const std::size_t skip = (kAlignment - address % kAlignment) % kAlignment;
   return {static_cast<std::byte*>(base) + skip, static_cast<std::size_t>(bytes) - kAlignment};
+}
+
+void map_in(std::span<std::byte> range) {
+  if (range.empty()) return;
+  constexpr std::size_t kPage = SharedWindow::kAlignment;
+  const auto first = reinterpret_cast<std::uintptr_t>(range.data()) / kPage * kPage;
+  const auto end = reinterpret_cast<std::uintptr_t>(range.data() + range.size());
+  if (madvise(reinterpret_cast<void*>(first), end - first, MADV_POPULATE_WRITE) == 0) return;
+  // An atomic add of zero is a write to the page tables and changes no byte, whatever the owner writes.
+  for (std::uintptr_t page = first; page < end; page += kPage) {
+    auto* byte = reinterpret_cast<unsigned char*>(std::max(page, reinterpret_cast<std::uintptr_t>(range.data())));
+    std::atomic_ref<unsigned char>(*byte).fetch_add(0, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace psbench::mpi

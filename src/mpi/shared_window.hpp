@@ -34,4 +34,10 @@ class SharedWindow {
   MPI_Win window_ = MPI_WIN_NULL;
 };
 
+/// Maps every page of range (part of another rank's segment) into this process's page tables, writable,
+/// without changing a byte, so that the first pass over it does not take one page fault per 4 KiB: a
+/// server's first update from a worker of 13 MB otherwise pays about 6,400 of them. Falls back to an atomic add
+/// of zero to a byte of each page where the kernel (before Linux 5.14) lacks MADV_POPULATE_WRITE.
+void map_in(std::span<std::byte> range);
+
 }  // namespace psbench::mpi

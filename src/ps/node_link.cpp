@@ -75,6 +75,7 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
       worker.mailbox = std::launder(reinterpret_cast<Mailbox*>(segment.data()) + topology.rank);
       worker.gradients = std::launder(reinterpret_cast<const float*>(segment.data() + worker_segment.gradients_at));
       worker.parameters = std::launder(reinterpret_cast<float*>(segment.data() + worker_segment.parameters_at));
+      mpi::map_in(segment.subspan(0, worker_segment.bytes));  // the first update runs at full speed
       local_workers_.push_back(worker);
     } else {
       if (mailboxes_.empty()) {

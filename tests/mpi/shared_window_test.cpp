@@ -3,7 +3,9 @@
 #include "mpi/shared_window.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -57,6 +59,43 @@ TEST(SharedWindow, SegmentsArePageAlignedAndVisibleToEveryRank) {
     }
   }
   node.barrier();  // nobody frees the window while another rank still reads it
+}
+
+// Minor page faults this process has taken so far.
+long minor_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+// Minor faults taken while writing one byte into every page of segment.
+long faults_writing(std::span<std::byte> segment) {
+  const long before = minor_faults();
+  for (std::size_t i = 0; i < segment.size(); i += SharedWindow::kAlignment) segment[i] = std::byte{1};
+  return minor_faults() - before;
+}
+
+TEST(MapIn, AnotherRanksSegmentIsWrittenWithoutAFaultPerPage) {
+  const auto world = Communicator::world();
+  const Communicator node = world.split_by_node();
+  if (node.size() < 2) GTEST_SKIP() << "needs a second rank's segment";
+  constexpr std::size_t kPages = 2048;  // 8 MiB each: far more pages than the faults the check allows
+  SharedWindow mapped(node, kPages * SharedWindow::kAlignment);
+  SharedWindow control(node, kPages * SharedWindow::kAlignment);
+  for (SharedWindow* window : {&mapped, &control}) {  // each owner's pages exist before the others look
+    const std::span<std::byte> own = window->segment(node.rank());
+    std::fill(own.begin(), own.end(), std::byte{0});
+  }
+  node.barrier();
+  if (node.rank() == 0) {
+    const std::span<std::byte> target = mapped.segment(1).subspan(0, kPages * SharedWindow::kAlignment);
+    map_in(target);
+    const long with_map_in = faults_writing(target);
+    const long without = faults_writing(control.segment(1).subspan(0, kPages * SharedWindow::kAlignment));
+    EXPECT_GE(without, static_cast<long>(kPages / 2)) << "the control: a first write faults once per page";
+    EXPECT_LT(with_map_in, static_cast<long>(kPages / 16)) << "map_in left the pages unmapped";
+  }
+  node.barrier();
 }
 
 }  // namespace
