@@ -3,8 +3,8 @@
 // Z us in place of forward+backward (compute is emulated: a sleeping client frees its core, so many fit on
 // few cores and the servers' capacity is what is measured; psbench train measures the real thing). Per k:
 // updates/s, the busiest server's utilisation, the mean response time and the mean number of clients at
-// the servers, each the median of interleaved repetitions; per run, D (service time per update at k = 1),
-// the plateau and the knee.
+// the servers, each the median of interleaved repetitions; per run, D (service time per update at k = 1, and
+// kept busy by all K clients with no think time), the plateau and the knee.
 // Run: mpiexec -n S_max+K --oversubscribe bench_server_saturation [--json OUT] (see docs/benchmarks.md)
 #include <algorithm>
 #include <cstdio>
@@ -26,12 +26,19 @@ namespace bench = psbench::bench;
 
 constexpr const char* kNote = "compute is emulated: each client sleeps think_us in place of forward+backward";
 
+// The busy probe at one server count: K clients and no think time, medians of the repetitions.
+struct BusyProbe {
+  double service_us = 0.0;     // D of a server kept busy by the K clients
+  double updates_per_s = 0.0;  // the throughput it ran at
+};
+
 // The runs of one parameter count and think time: one per server count, interleaved over k and repeated.
 struct RunSet {
   std::size_t parameters = 0;
   double think_us = 0.0;
   std::vector<int> servers;
-  std::vector<double> busy_service_us;                               // [server count]: the probes' D
+  int busy_clients = 1;                                              // K: the probes' clients
+  std::vector<BusyProbe> busy;                                       // [server count]
   std::vector<std::vector<std::vector<bench::PointResult>>> points;  // [server count][k - 1][repetition]
 };
 
@@ -50,28 +57,34 @@ bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t p
   return spec;
 }
 
-// D with one client and no think time at S servers, the median of the repetitions: the server kept busy, as
-// at saturation (at k = 1 with a think time the server idles before every update). With one server it is
-// also the unit the think ratios multiply.
-double probe_service_us(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                        std::size_t parameters, int servers) {
+// D at S servers kept busy by all K clients with no think time, as at saturation (at k = 1 with a think time
+// the server idles before every update, and one client's buffers stay in the cache as K clients' do not):
+// the medians of the repetitions, with the throughput. With one server, D is also the unit the think ratios
+// multiply.
+BusyProbe probe_busy(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
+                     std::size_t parameters, int servers) {
   bench::PointSpec spec = spec_for(options, parameters, 0.0, 0.0);
   spec.servers = servers;
+  spec.clients = options.max_clients;
   spec.seconds = std::max(0.2, options.seconds);
   spec.warmup_seconds = 0.05;
-  std::vector<double> probes;
-  for (int r = 0; r < options.repetitions; ++r) probes.push_back(bench::run_point(world, spec).point.service_us);
-  double service = psbench::median(probes);
-  world.broadcast(std::span<double>(&service, 1), 0);
-  return service;
+  std::vector<double> services, rates;
+  for (int r = 0; r < options.repetitions; ++r) {
+    const bench::SaturationPoint point = bench::run_point(world, spec).point;
+    services.push_back(point.service_us);
+    rates.push_back(point.updates_per_s);
+  }
+  double probe[2] = {psbench::median(services), psbench::median(rates)};
+  world.broadcast(std::span<double>(probe, 2), 0);
+  return {probe[0], probe[1]};
 }
 
 // Every repetition passes over every k and server count in turn, so that a slow moment of the machine moves
 // one repetition of a few points, which the medians leave out.
 RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                    std::size_t parameters, double think_us, const std::vector<double>& busy_us) {
-  const double probe_us = busy_us.front();
-  RunSet set{parameters, think_us, options.servers, busy_us, {}};
+                    std::size_t parameters, double think_us, const std::vector<BusyProbe>& busy) {
+  const double probe_us = busy.front().service_us;
+  RunSet set{parameters, think_us, options.servers, options.max_clients, busy, {}};
   set.points.assign(options.servers.size(),
                     std::vector<std::vector<bench::PointResult>>(static_cast<std::size_t>(options.max_clients)));
   for (int r = 0; r < options.repetitions; ++r) {
@@ -122,7 +135,9 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
           {"think_measured_us", think},
           {"service_us", service},
           {"service_cv", psbench::median(service_cvs)},
-          {"service_busy_us", set.busy_service_us[s]},
+          {"service_busy_us", set.busy[s].service_us},
+          {"busy_clients", set.busy_clients},
+          {"busy_updates_per_s", set.busy[s].updates_per_s},
           {"client_cpu_us", points.front().client_cpu_us},
           {"plateau_updates_per_s", knee.plateau_updates_per_s},
           {"knee_clients", knee.clients},
@@ -133,12 +148,12 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
 void print_run(const nlohmann::json& run) {
   // D is one server's time for its shard, and every exchange visits every server: the plateau is near 1 / D.
   std::printf(
-      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f; %.1f us kept busy), medians of %zu "
-      "repetitions: plateau %.1f updates/s (plateau x D = %.2f; x busy D = %.2f), knee at k = %d, model (Z + D) / D "
-      "= %.1f\n",
+      "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f; %.1f us kept busy by %d clients), "
+      "medians of %zu repetitions: plateau %.1f updates/s (plateau x D = %.2f; x busy D = %.2f), knee at k = %d, "
+      "model (Z + D) / D = %.1f\n",
       run["servers"].get<int>(), run["parameters"].get<std::size_t>(), run["think_us"].get<double>(),
       run["think_measured_us"].get<double>(), run["service_us"].get<double>(), run["service_cv"].get<double>(),
-      run["service_busy_us"].get<double>(), run["repetitions"].get<std::size_t>(),
+      run["service_busy_us"].get<double>(), run["busy_clients"].get<int>(), run["repetitions"].get<std::size_t>(),
       run["plateau_updates_per_s"].get<double>(),
       run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6,
       run["plateau_updates_per_s"].get<double>() * run["service_busy_us"].get<double>() * 1e-6,
@@ -163,14 +178,14 @@ void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions
                         {"runs", nlohmann::json::array()}};
   if (world.rank() == 0) std::printf("bench_server_saturation: %s\n", kNote);
   for (const std::size_t parameters : options.parameters) {
-    const double unit = probe_service_us(world, options, parameters, 1);
-    std::vector<double> busy;
+    const BusyProbe unit = probe_busy(world, options, parameters, 1);
+    std::vector<BusyProbe> busy;
     for (const int servers : options.servers) {
-      busy.push_back(servers == 1 ? unit : probe_service_us(world, options, parameters, servers));
+      busy.push_back(servers == 1 ? unit : probe_busy(world, options, parameters, servers));
     }
     std::vector<double> thinks = options.think_us;
     for (const double ratio : options.think_us.empty() ? options.think_ratios : std::vector<double>{}) {
-      thinks.push_back(ratio * unit);
+      thinks.push_back(ratio * unit.service_us);
     }
     for (const double think : thinks) {
       const RunSet set = measure_runs(world, options, parameters, think, busy);

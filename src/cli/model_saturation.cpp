@@ -18,7 +18,6 @@ struct SaturationFlags {
   std::string clients;
   std::string times = "measured";
   std::string cpu = "auto";
-  std::string cache = "auto";
   std::string format = "table";
   std::string out;
   std::uint64_t seed = 1;
@@ -57,7 +56,6 @@ void run_saturation(const SaturationFlags& flags) {
   request.times = parse_times(flags.times);
   request.seed = flags.seed;
   request.cpu_station = parse_auto_off("--cpu", flags.cpu);
-  request.cache = parse_auto_off("--cache", flags.cache);
   if (!flags.clients.empty()) request.clients = perf::parse_count_list(flags.clients, "--clients");
   const perf::OutputFormat format = parse_saturation_format(flags.format);
   const results::SaturationFile file = results::read_saturation_file(flags.bench);
@@ -89,10 +87,6 @@ void add_saturation(CLI::App& model) {
   command
       ->add_option("--cpu", flags->cpu,
                    "auto (the node's cores as a station where servers + clients outnumber them) or off")
-      ->capture_default_str();
-  command
-      ->add_option("--cache", flags->cache,
-                   "auto (a busy server's D grows as the clients' bytes outgrow the file's llc_bytes) or off")
       ->capture_default_str();
   command->add_option("--format", flags->format, "table, json or csv")->capture_default_str();
   command->add_option("--seed", flags->seed, "sim: seed of the time draws")->capture_default_str();

@@ -61,8 +61,7 @@ std::vector<SaturationComparison> compare_saturation(const results::SaturationFi
   for (const results::SaturationRun& run : file.runs) {
     SaturationComparison c;
     c.run = run;
-    c.inputs = saturation_inputs(run, file.context.cores, request.cpu_station,
-                                 request.cache ? file.context.llc_bytes.value_or(0) : 0);
+    c.inputs = saturation_inputs(run, file.context.cores, request.cpu_station);
     std::vector<double> rates;
     for (const auto& p : run.points) rates.push_back(p.updates_per_s);
     c.measured_knee = saturation_knee(measured_clients(run), rates);

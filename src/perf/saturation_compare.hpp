@@ -19,7 +19,6 @@ struct SaturationRequest {
   std::uint64_t seed = 1;                                  ///< sim's seed
   double sim_exchanges = 1000.0;                           ///< sim: exchanges counted per point
   bool cpu_station = true;                                 ///< model the node's cores (SaturationInputs::cpu_station)
-  bool cache = true;  ///< model the clients' bytes outgrowing the cache (context.llc_bytes; busy_service_s)
 };
 
 /// One kind's curve for one run, beside the measurement.

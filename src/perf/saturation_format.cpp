@@ -27,8 +27,7 @@ Ordered inputs_json(const SaturationComparison& c) {
           {"service_cv", in.service_cv},
           {"overhead_us", 1e6 * in.overhead_s},
           {"cores", in.cores},
-          {"cpu_station", in.cpu_station},
-          {"cache_bytes", in.cache_bytes}};
+          {"cpu_station", in.cpu_station}};
 }
 
 Ordered curve_json(const SaturationComparison& c, const SaturationCurve& curve) {
@@ -67,19 +66,15 @@ std::string number_or(const std::optional<double>& value, const char* format, co
 
 std::string run_heading(const SaturationComparison& c) {
   const SaturationInputs& in = c.inputs;
-  const int most = c.run.points.empty() ? 1 : c.run.points.back().clients;
-  char cache[96] = "";
-  if (in.cache_bytes > 0.0) {
-    std::snprintf(cache, sizeof cache, ", a %.0f MiB cache: D(%d) = %.0f us", in.cache_bytes / 1048576.0, most,
-                  1e6 * busy_service_s(in, most));
-  }
+  char probe[64] = "";
+  if (c.run.busy_clients) std::snprintf(probe, sizeof probe, " by %d clients", *c.run.busy_clients);
   char line[384];
   std::snprintf(line, sizeof line,
-                "S = %d, P = %llu, Z = %.0f us, D = %.0f us kept busy, D_0 = %.0f us after idling (cv %.2f), client "
-                "overhead c = %.0f us, %d cores%s%s\n",
-                in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s,
+                "S = %d, P = %llu, Z = %.0f us, D = %.0f us kept busy%s, D_0 = %.0f us after idling (cv %.2f), "
+                "client overhead c = %.0f us, %d cores%s\n",
+                in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s, probe,
                 1e6 * service_after_idle_s(in), in.service_cv, 1e6 * in.overhead_s, in.cores,
-                in.cpu_station ? "" : " (not modelled: --cpu off)", cache);
+                in.cpu_station ? "" : " (not modelled: --cpu off)");
   return line;
 }
 

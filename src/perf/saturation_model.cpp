@@ -32,7 +32,7 @@ SaturationPrediction from_point(const SaturationInputs& inputs, int clients, con
 SaturationPrediction solve_shared(const SaturationInputs& inputs, int clients, TimeDistribution times) {
   double stretch = 1.0;
   for (int round = 0;; ++round) {
-    const ClosedNetwork network = saturation_network(inputs, clients, stretch, times);
+    const ClosedNetwork network = saturation_network(inputs, stretch, times);
     const MvaPoint point = solve_mva(network, static_cast<std::size_t>(clients)).back();
     const double next = server_stretch(inputs, point.throughput);
     if (std::abs(next - stretch) < kFixedPointTolerance || round + 1 == kFixedPointRounds)
@@ -43,8 +43,7 @@ SaturationPrediction solve_shared(const SaturationInputs& inputs, int clients, T
 
 }  // namespace
 
-SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station,
-                                   std::uint64_t cache_bytes) {
+SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station) {
   const auto first = std::find_if(run.points.begin(), run.points.end(),
                                   [](const results::SaturationPoint& p) { return p.clients == 1; });
   if (first == run.points.end())
@@ -54,6 +53,8 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
     throw UserError(run_name(run) + " has service_busy_us " + std::to_string(*run.service_busy_us));
   if (!(run.think_us >= 0.0)) throw UserError(run_name(run) + " has think_us " + std::to_string(run.think_us));
   if (run.servers < 1) throw UserError(run_name(run) + " has no server");
+  if (run.busy_clients && *run.busy_clients < 1)
+    throw UserError(run_name(run) + " has busy_clients " + std::to_string(*run.busy_clients));
   if (cores < 1) throw UserError("server_saturation context has cores " + std::to_string(cores) + ", below 1");
   SaturationInputs inputs;
   inputs.servers = run.servers;
@@ -65,28 +66,14 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   inputs.overhead_s = 1e-6 * std::max(0.0, first->response_us - run.service_us);
   inputs.client_cpu_s = run.client_cpu_us ? 1e-6 * std::max(0.0, *run.client_cpu_us) : inputs.overhead_s;
   inputs.cores = cores;
-  inputs.cache_bytes = static_cast<double>(cache_bytes);
   inputs.cpu_station = cpu_station;
+  const int probe_clients = run.busy_clients.value_or(1);
+  if (run.service_busy_us && run.busy_updates_per_s && saturation_cores_shared(inputs, probe_clients))
+    inputs.service_s /= server_stretch(inputs, *run.busy_updates_per_s);
   return inputs;
 }
 
 double service_after_idle_s(const SaturationInputs& inputs) { return inputs.idle_service_s.value_or(inputs.service_s); }
-
-double saturation_footprint_bytes(const SaturationInputs& inputs, int clients) {
-  return 4.0 * static_cast<double>(inputs.parameters) * (2.0 + 2.0 * clients);
-}
-
-bool busy_service_moves(const SaturationInputs& inputs) {
-  return inputs.cache_bytes > 0.0 && inputs.idle_service_s && inputs.parameters > 0;
-}
-
-double busy_service_s(const SaturationInputs& inputs, int clients) {
-  if (!busy_service_moves(inputs)) return inputs.service_s;
-  const auto cached = [&](int k) { return std::min(1.0, inputs.cache_bytes / saturation_footprint_bytes(inputs, k)); };
-  const double cold = *inputs.idle_service_s;
-  const double hot = std::max(0.0, (inputs.service_s - (1.0 - cached(1)) * cold) / cached(1));
-  return cached(clients) * hot + (1.0 - cached(clients)) * cold;
-}
 
 double server_stretch(const SaturationInputs& inputs, double updates_per_s) {
   const double left = std::max(kMinFreeCores, inputs.cores - updates_per_s * inputs.client_cpu_s);
@@ -97,18 +84,18 @@ bool saturation_cores_shared(const SaturationInputs& inputs, int clients) {
   return inputs.cpu_station && inputs.servers + clients > inputs.cores;
 }
 
-ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch, TimeDistribution times) {
+ClosedNetwork saturation_network(const SaturationInputs& inputs, double stretch, TimeDistribution times) {
   ClosedNetwork network;
   network.think = inputs.think_s + inputs.overhead_s;
   const double cv = times == TimeDistribution::kExponential ? 1.0 : inputs.service_cv;
   std::optional<double> idle;
   if (inputs.idle_service_s) idle = *inputs.idle_service_s * stretch;
-  network.stations.push_back({busy_service_s(inputs, clients) * stretch, 1, cv, idle});
+  network.stations.push_back({inputs.service_s * stretch, 1, cv, idle});
   return network;
 }
 
-// Where D(k) moves with the clients' bytes each k is its own network, solved from 1 to k (O(k^2) in all);
-// otherwise one recursion to the largest k on a core of its own serves every such k.
+// One recursion to the largest k on cores of their own serves every such k; each k on shared cores is its own
+// fixed point.
 std::vector<SaturationPrediction> predict_saturation_mva(const SaturationInputs& inputs,
                                                          const std::vector<int>& clients, TimeDistribution times) {
   int largest_unshared = 0;
@@ -117,19 +104,13 @@ std::vector<SaturationPrediction> predict_saturation_mva(const SaturationInputs&
     if (!saturation_cores_shared(inputs, k)) largest_unshared = std::max(largest_unshared, k);
   }
   std::vector<MvaPoint> unshared;
-  if (largest_unshared > 0 && !busy_service_moves(inputs))
-    unshared =
-        solve_mva(saturation_network(inputs, largest_unshared, 1.0, times), static_cast<std::size_t>(largest_unshared));
+  if (largest_unshared > 0)
+    unshared = solve_mva(saturation_network(inputs, 1.0, times), static_cast<std::size_t>(largest_unshared));
   std::vector<SaturationPrediction> predictions;
   for (const int k : clients) {
-    if (saturation_cores_shared(inputs, k)) {
-      predictions.push_back(solve_shared(inputs, k, times));
-    } else if (!unshared.empty()) {
-      predictions.push_back(from_point(inputs, k, unshared[static_cast<std::size_t>(k - 1)]));
-    } else {
-      const MvaPoint point = solve_mva(saturation_network(inputs, k, 1.0, times), static_cast<std::size_t>(k)).back();
-      predictions.push_back(from_point(inputs, k, point));
-    }
+    predictions.push_back(saturation_cores_shared(inputs, k)
+                              ? solve_shared(inputs, k, times)
+                              : from_point(inputs, k, unshared[static_cast<std::size_t>(k - 1)]));
   }
   return predictions;
 }

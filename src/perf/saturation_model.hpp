@@ -13,16 +13,15 @@ namespace psbench::perf {
 /// What the saturation model takes from one run of server_saturation.json (k = 1 figures and the context only,
 /// never the curve it predicts).
 struct SaturationInputs {
-  int servers = 1;               ///< S
-  std::uint64_t parameters = 0;  ///< P
-  double think_s = 0.0;          ///< Z: each client's sleep between exchanges (think_us)
-  double service_s = 0.0;        ///< D: one server's service time per update of its shard, kept busy (k = 1, Z = 0)
+  int servers = 1;                         ///< S
+  std::uint64_t parameters = 0;            ///< P
+  double think_s = 0.0;                    ///< Z: each client's sleep between exchanges (think_us)
+  double service_s = 0.0;                  ///< D: one server's service time per update of its shard, kept busy
   std::optional<double> idle_service_s{};  ///< D_0: for a server that idled before the push (k = 1 with Z); unset: D
   double service_cv = 0.0;                 ///< coefficient of variation of D at k = 1
   double overhead_s = 0.0;    ///< c: a client's exchange time outside the servers' clock, k = 1 response - D
   double client_cpu_s = 0.0;  ///< a client's CPU time per exchange at k = 1 (client_cpu_us; c where absent)
   int cores = 1;              ///< the node's cores (context.cores)
-  double cache_bytes = 0.0;   ///< the last-level cache servers and clients share (context.llc_bytes); 0: none
   bool cpu_station = true;    ///< model the cores where the active ranks outnumber them (false: a core each)
 };
 
@@ -35,28 +34,16 @@ struct SaturationPrediction {
   double queue_length = 0.0;   ///< mean clients inside an exchange (X x response)
 };
 
-/// The inputs of one run; cores and the cache from the file's context. D is service_busy_us (service_us in a
-/// file that has none), D_0 service_us: at k = 1 with a think time the server sleeps before every update.
-/// Throws UserError (naming the run) for a run with no k = 1 point, a service time that is not positive, a
-/// negative think time or cores below 1.
-SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station = true,
-                                   std::uint64_t cache_bytes = 0);
+/// The inputs of one run; cores from the file's context. D is service_busy_us (service_us in a file that has
+/// none); where that probe's busy_clients shared the cores with the servers (cpu_station), D is its time
+/// divided by the probe's own server_stretch at busy_updates_per_s, so that the model does not stretch it
+/// twice. D_0 is service_us: at k = 1 with a think time the server sleeps before every update. Throws
+/// UserError (naming the run) for a run with no k = 1 point, a service time that is not positive, a negative
+/// think time, a probe of no clients or cores below 1.
+SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station = true);
 
 /// D_0 where the run has one, else D: the service of a push that finds the server idle.
 double service_after_idle_s(const SaturationInputs& inputs);
-
-/// The bytes the servers stream in a round of k updates: the weights and velocity of every shard and each
-/// client's gradient and fresh parameters, 4 P (2 + 2 k).
-double saturation_footprint_bytes(const SaturationInputs& inputs, int clients);
-
-/// True when a busy server's D moves with k: the cache is known, and so is D_0.
-bool busy_service_moves(const SaturationInputs& inputs);
-
-/// D of a server kept busy by k clients. With a cache, D(k) = h(k) D_hot + (1 - h(k)) D_0, where
-/// h(k) = min(1, cache / footprint(k)) is the share of the bytes the cache holds and D_0, the time after
-/// idling, that of bytes all from memory; D_hot follows from D(1) = D (the k = 1 probe). Without a cache, or
-/// without D_0, D.
-double busy_service_s(const SaturationInputs& inputs, int clients);
 
 /// True when the k clients' exchange overhead shares the node's cores with the S servers: cpu_station is set and
 /// the S + k active ranks outnumber the cores (the clients' sleep takes no core).
@@ -67,9 +54,9 @@ bool saturation_cores_shared(const SaturationInputs& inputs, int clients);
 double server_stretch(const SaturationInputs& inputs, double updates_per_s);
 
 /// The closed network of k clients: a delay of Z + c; the S servers as one lockstep queue of demand
-/// D(k) x stretch (every full push visits every server; D_0 x stretch for a push that finds it idle) with D's cv
+/// D x stretch (every full push visits every server; D_0 x stretch for a push that finds it idle) with D's cv
 /// (1 for exponential times).
-ClosedNetwork saturation_network(const SaturationInputs& inputs, int clients, double stretch, TimeDistribution times);
+ClosedNetwork saturation_network(const SaturationInputs& inputs, double stretch, TimeDistribution times);
 
 /// MVA predictions at each k of clients (ascending): where cores are shared, the servers' stretch is a fixed
 /// point on the throughput.

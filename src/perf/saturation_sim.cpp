@@ -53,8 +53,7 @@ struct Group {
   double window_end = 0.0;
   double exchanges = 0.0;
   double response_sum = 0.0;
-  double busy_service_s = 0.0;  // D(k) of a server kept busy
-  std::vector<double> busy;     // per server, inside the window
+  std::vector<double> busy;  // per server, inside the window
 };
 
 sg4::Mailbox* box(const std::string& role, int index) { return sg4::Mailbox::by_name(role + std::to_string(index)); }
@@ -101,7 +100,7 @@ void server(Group& g, int shard, std::uint64_t seed) {
       continue;
     }
     const double begin = sg4::Engine::get_clock();
-    const double mean = begin > finished ? service_after_idle_s(g.inputs) : g.busy_service_s;
+    const double mean = begin > finished ? service_after_idle_s(g.inputs) : g.inputs.service_s;
     sg4::this_actor::execute(sampler.draw(mean, g.inputs.service_cv) * kFlopsPerS);
     finished = sg4::Engine::get_clock();
     g.busy[static_cast<std::size_t>(shard)] += overlap(begin, sg4::Engine::get_clock(), g);
@@ -111,7 +110,7 @@ void server(Group& g, int shard, std::uint64_t seed) {
 
 // Simulated seconds of the point with k clients: about `exchanges` counted, from the bound on its throughput.
 double point_seconds(const SaturationInputs& in, int k, double exchanges) {
-  const double cycle = std::max(in.think_s + in.overhead_s + service_after_idle_s(in), k * busy_service_s(in, k));
+  const double cycle = std::max(in.think_s + in.overhead_s + service_after_idle_s(in), k * in.service_s);
   return std::max(kMinCycles * cycle, exchanges * cycle / k) / (1.0 - kWarmupShare);
 }
 
@@ -137,7 +136,6 @@ std::vector<double> run_group(const SaturationInputs& inputs, int k, const Satur
   g->inputs = inputs;
   g->times = options.times;
   g->clients = k;
-  g->busy_service_s = busy_service_s(inputs, k);
   g->window_end = point_seconds(inputs, k, options.exchanges);
   g->window_begin = kWarmupShare * g->window_end;
   g->busy.assign(static_cast<std::size_t>(inputs.servers), 0.0);

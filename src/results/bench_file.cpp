@@ -126,6 +126,8 @@ void fields(Self& r, Visit&& visit) {
   visit("service_us", r.service_us);
   visit("service_cv", r.service_cv);
   visit("service_busy_us", r.service_busy_us);
+  visit("busy_clients", r.busy_clients);
+  visit("busy_updates_per_s", r.busy_updates_per_s);
   visit("client_cpu_us", r.client_cpu_us);
   visit("knee_clients", r.knee_clients);
   visit("knee_model", r.knee_model);

@@ -92,17 +92,19 @@ struct SaturationPoint {
 
 /// One saturation curve at a server count.
 struct SaturationRun {
-  int servers = 0;                          ///< S
-  std::uint64_t parameters = 0;             ///< P
-  double think_us = 0.0;                    ///< Z: each client's emulated compute, as asked for
-  double service_us = 0.0;                  ///< D: mean service time per update per server at k = 1
-  double service_cv = 0.0;                  ///< coefficient of variation of D at k = 1
-  int knee_clients = 0;                     ///< measured knee
-  double knee_model = 0.0;                  ///< (Z + D) / D
-  std::vector<SaturationPoint> points;      ///< k = 1, 2, ...
-  std::optional<double> think_measured_us;  ///< the mean sleep the clients measured (a sleep overshoots)
-  std::optional<double> service_busy_us{};  ///< D at k = 1 with no think time: the server kept busy
-  std::optional<double> client_cpu_us{};    ///< a client's CPU time per exchange at k = 1 (kernel included)
+  int servers = 0;                             ///< S
+  std::uint64_t parameters = 0;                ///< P
+  double think_us = 0.0;                       ///< Z: each client's emulated compute, as asked for
+  double service_us = 0.0;                     ///< D: mean service time per update per server at k = 1
+  double service_cv = 0.0;                     ///< coefficient of variation of D at k = 1
+  int knee_clients = 0;                        ///< measured knee
+  double knee_model = 0.0;                     ///< (Z + D) / D
+  std::vector<SaturationPoint> points;         ///< k = 1, 2, ...
+  std::optional<double> think_measured_us;     ///< the mean sleep the clients measured (a sleep overshoots)
+  std::optional<double> service_busy_us{};     ///< D kept busy: busy_clients clients and no think time
+  std::optional<int> busy_clients{};           ///< the clients of that probe (absent: 1, files before session 7)
+  std::optional<double> busy_updates_per_s{};  ///< the throughput of that probe (absent before session 7)
+  std::optional<double> client_cpu_us{};       ///< a client's CPU time per exchange at k = 1 (kernel included)
   /// Member-wise equality.
   bool operator==(const SaturationRun&) const = default;
 };

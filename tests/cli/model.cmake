@@ -59,5 +59,5 @@ model_cli_error(saturation_zero_clients "--clients '0' holds a count of 0, below
   saturation --bench ${saturation_fixture} --clients 0)
 model_cli_error(saturation_unknown_kind "--kind 'revised' is not one of: mva, sim, all"
   saturation --bench ${saturation_fixture} --kind revised)
-model_cli_error(saturation_unknown_cache "--cache 'lru' is not one of: auto, off"
-  saturation --bench ${saturation_fixture} --cache lru)
+model_cli_error(saturation_unknown_cpu "--cpu 'all' is not one of: auto, off"
+  saturation --bench ${saturation_fixture} --cpu all)

@@ -93,7 +93,7 @@ TEST(SaturationMva, SharedCoresStretchTheServersByTheClientsCpu) {
   // At X = 4,000/s the clients take X c_cpu = 0.2 of the 2 cores: the 2 servers share 1.8 of them.
   EXPECT_NEAR(server_stretch(in, 4000.0), 2.0 / 1.8, 1e-12);
   EXPECT_DOUBLE_EQ(server_stretch(inputs(1, 2), 4000.0), 1.0) << "one server still has a core of its own";
-  const ClosedNetwork network = saturation_network(in, 4, 1.5, TimeDistribution::kCalibrated);
+  const ClosedNetwork network = saturation_network(in, 1.5, TimeDistribution::kCalibrated);
   ASSERT_EQ(network.stations.size(), 1U);
   EXPECT_DOUBLE_EQ(network.think, kZ + kC) << "the client's overhead is a delay: it runs first";
   EXPECT_DOUBLE_EQ(network.stations[0].demand, 1.5 * kD);
@@ -147,6 +147,25 @@ TEST(SaturationInputsFromFile, TakesTheBusyServiceAsDAndTheOneClientServiceAsIdl
   EXPECT_DOUBLE_EQ(*in.idle_service_s, 1000e-6);
   EXPECT_NEAR(in.overhead_s, 100e-6, 1e-12) << "k = 1's response less the D it was served in";
   run.service_busy_us = 0.0;
+  EXPECT_THROW(saturation_inputs(run, 2), UserError);
+}
+
+TEST(SaturationInputsFromFile, TakesABusyProbeOnSharedCoresWithoutItsStretch) {
+  results::SaturationRun run = measured_run();
+  run.servers = 2;
+  run.client_cpu_us = 50.0;
+  run.service_busy_us = 1200.0;
+  run.busy_clients = 16;
+  run.busy_updates_per_s = 4000.0;
+  // The probe's 16 clients took X c_cpu = 0.2 of the 2 cores; its 2 servers shared 1.8: stretch 2 / 1.8.
+  EXPECT_NEAR(saturation_inputs(run, 2).service_s, 1200e-6 / (2.0 / 1.8), 1e-12);
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 2, false).service_s, 1200e-6) << "--cpu off: no stretch to take out";
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 64).service_s, 1200e-6) << "a core for every rank of the probe";
+  run.busy_clients = 1;
+  EXPECT_NEAR(saturation_inputs(run, 2).service_s, 1200e-6 / (2.0 / 1.8), 1e-12) << "2 servers + 1 client > 2";
+  run.servers = 1;
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 4).service_s, 1200e-6) << "1 server + 1 client on 4 cores";
+  run.busy_clients = 0;
   EXPECT_THROW(saturation_inputs(run, 2), UserError);
 }
 
