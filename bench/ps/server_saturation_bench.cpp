@@ -57,37 +57,50 @@ bench::PointSpec spec_for(const bench::SaturationOptions& options, std::size_t p
   return spec;
 }
 
-// D at S servers kept busy by all K clients with no think time, as at saturation (at k = 1 with a think time
-// the server idles before every update, and one client's buffers stay in the cache as K clients' do not):
-// the medians of the repetitions, with the throughput. With one server, D is also the unit the think ratios
-// multiply.
-BusyProbe probe_busy(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                     std::size_t parameters, int servers) {
+// One busy probe at S servers: all K clients with no think time, as at saturation (at k = 1 with a think time
+// the server idles before every update, and one client's buffers stay in the cache as K clients' do not).
+bench::SaturationPoint probe_point(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
+                                   std::size_t parameters, int servers) {
   bench::PointSpec spec = spec_for(options, parameters, 0.0, 0.0);
   spec.servers = servers;
   spec.clients = options.max_clients;
   spec.seconds = std::max(0.2, options.seconds);
   spec.warmup_seconds = 0.05;
-  std::vector<double> services, rates;
-  for (int r = 0; r < options.repetitions; ++r) {
-    const bench::SaturationPoint point = bench::run_point(world, spec).point;
-    services.push_back(point.service_us);
-    rates.push_back(point.updates_per_s);
-  }
-  double probe[2] = {psbench::median(services), psbench::median(rates)};
-  world.broadcast(std::span<double>(probe, 2), 0);
-  return {probe[0], probe[1]};
+  return bench::run_point(world, spec).point;
 }
 
-// Every repetition passes over every k and server count in turn, so that a slow moment of the machine moves
-// one repetition of a few points, which the medians leave out.
+// The medians of probes, broadcast from world rank 0 (where the points' figures are).
+BusyProbe median_probe(const psbench::mpi::Communicator& world, const std::vector<bench::SaturationPoint>& probes) {
+  std::vector<double> services, rates;
+  for (const auto& probe : probes) {
+    services.push_back(probe.service_us);
+    rates.push_back(probe.updates_per_s);
+  }
+  double medians[2] = {psbench::median(services), psbench::median(rates)};
+  world.broadcast(std::span<double>(medians, 2), 0);
+  return {medians[0], medians[1]};
+}
+
+// D with one server kept busy, the unit the think ratios multiply and the points' lengths start from.
+double unit_service_us(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
+                       std::size_t parameters) {
+  std::vector<bench::SaturationPoint> probes;
+  for (int r = 0; r < options.repetitions; ++r) probes.push_back(probe_point(world, options, parameters, 1));
+  return median_probe(world, probes).service_us;
+}
+
+// Every repetition probes each server count, then passes over every k and server count in turn, so that a slow
+// moment of the machine moves one repetition of a few points and one probe, which the medians leave out.
 RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
-                    std::size_t parameters, double think_us, const std::vector<BusyProbe>& busy) {
-  const double probe_us = busy.front().service_us;
-  RunSet set{parameters, think_us, options.servers, options.max_clients, busy, {}};
+                    std::size_t parameters, double think_us, double probe_us) {
+  RunSet set{parameters, think_us, options.servers, options.max_clients, {}, {}};
   set.points.assign(options.servers.size(),
                     std::vector<std::vector<bench::PointResult>>(static_cast<std::size_t>(options.max_clients)));
+  std::vector<std::vector<bench::SaturationPoint>> probes(options.servers.size());
   for (int r = 0; r < options.repetitions; ++r) {
+    for (std::size_t s = 0; s < options.servers.size(); ++s) {
+      probes[s].push_back(probe_point(world, options, parameters, options.servers[s]));
+    }
     for (int k = 1; k <= options.max_clients; ++k) {
       for (std::size_t s = 0; s < options.servers.size(); ++s) {
         bench::PointSpec spec = spec_for(options, parameters, think_us, probe_us);
@@ -97,6 +110,7 @@ RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::Satura
       }
     }
   }
+  for (const auto& probe : probes) set.busy.push_back(median_probe(world, probe));
   return set;
 }
 
@@ -178,17 +192,13 @@ void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions
                         {"runs", nlohmann::json::array()}};
   if (world.rank() == 0) std::printf("bench_server_saturation: %s\n", kNote);
   for (const std::size_t parameters : options.parameters) {
-    const BusyProbe unit = probe_busy(world, options, parameters, 1);
-    std::vector<BusyProbe> busy;
-    for (const int servers : options.servers) {
-      busy.push_back(servers == 1 ? unit : probe_busy(world, options, parameters, servers));
-    }
+    const double unit = unit_service_us(world, options, parameters);
     std::vector<double> thinks = options.think_us;
     for (const double ratio : options.think_us.empty() ? options.think_ratios : std::vector<double>{}) {
-      thinks.push_back(ratio * unit.service_us);
+      thinks.push_back(ratio * unit);
     }
     for (const double think : thinks) {
-      const RunSet set = measure_runs(world, options, parameters, think, busy);
+      const RunSet set = measure_runs(world, options, parameters, think, unit);
       if (world.rank() != 0) continue;
       for (std::size_t s = 0; s < set.servers.size(); ++s) {
         output["runs"].push_back(run_json(set, s));
