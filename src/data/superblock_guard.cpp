@@ -65,7 +65,11 @@ void refuse_oversized_driver_block(const std::string& path) {
   const std::uint64_t driver = read_le(data, addresses + 3 * address_bytes, address_bytes);
   if (driver == undefined) return;
   const std::uint64_t block = base + driver;
-  if (block > file_bytes || file_bytes - block < kDriverHeaderBytes) return;  // HDF5 reports a truncated file
+  // HDF5 1.10 reads a header cut off by the end of the file as it stands and allocates what it claims.
+  if (block > file_bytes || file_bytes - block < kDriverHeaderBytes) {
+    throw UserError("'" + path + "' is not a valid HDF5 file: its superblock's driver information block at offset " +
+                    std::to_string(block) + " does not fit in the " + std::to_string(file_bytes) + "-byte file");
+  }
   const std::vector<unsigned char> header = read_at(in, block, kDriverHeaderBytes);
   if (header.size() < kDriverHeaderBytes) return;
   const std::uint64_t info_bytes = read_le(header, 4, 4);
