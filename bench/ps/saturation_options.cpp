@@ -11,9 +11,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: bench_server_saturation [--servers 1,2] [--parameters 535818,3274634] [--think-ratio 2,4 | "
-    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--max-seconds T] [--repetitions R] [--path "
-    "shared|messages] "
-    "[--json OUT]";
+    "--think-us Z1,Z2] [--max-clients K] [--seconds T] [--min-cycles N] [--max-seconds T] [--repetitions R] "
+    "[--path shared|messages] [--json OUT]";
 
 double parse_number(const std::string& flag, const std::string& text, double low, double high) {
   char* end = nullptr;

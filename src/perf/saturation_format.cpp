@@ -125,9 +125,8 @@ std::string format_saturation_json(const std::string& bench_path, const Saturati
 
 std::string format_saturation_csv(const std::vector<SaturationComparison>& comparisons) {
   std::string out =
-      "kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,queue_"
-      "length,"
-      "measured_updates_per_s,error_percent\n";
+      "kind,servers,parameters,think_us,service_us,idle_service_us,clients,updates_per_s,utilization,response_us,"
+      "queue_length,measured_updates_per_s,error_percent\n";
   for (const SaturationComparison& c : comparisons) {
     for (const SaturationCurve& curve : c.curves) {
       for (const SaturationPrediction& p : curve.points) {
