@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The virtual rack (jobs/rack/rack.sh), for real: a 3-node rack at 1 Gbit/s in network namespaces.
 # Usage: rack_test.sh CASE ROOT PSBENCH PING_PONG, CASE one of
-#   ping_pong     a raw MPI round trip of 1 MiB between two nodes moves at the shaped rate, within 15%
+#   ping_pong     the fastest raw MPI round trip of 1 MiB between two nodes moves at the shaped rate, within 15%
 #   training      1 server + 2 workers train over messages across the nodes: right update counts, and the
 #                 server's time per update is the link's time for a push and a pull that overlap after the
 #                 server's receive ring (T (1 + K/N), docs/rack.md), within 20%
@@ -63,20 +63,23 @@ ranks_on_nodes() {
 
 case_ping_pong() {
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
-  # Three launches of 20 round trips: the median of their medians, so that one launch slowed by other
-  # work on the machine's two cores does not decide the figure.
+  # Three launches of 20 round trips; the figure is their fastest round trip. The token bucket caps the rate, and
+  # whatever else runs on the machine can only add time to a round trip, never take it away: the fastest of 60 is
+  # the link's own time. (CI once saw every launch's median at 0.76-0.96 of the rate on a busy host; here, with both
+  # cores kept busy, the fastest round trip moved at 1.05 and the median at 1.03.) A bucket that let traffic
+  # through unshaped, or shaped it at a wrong rate, fails either way: the burst of 1 ms lets at most 1.14 through.
   local runs=()
   for _ in 1 2 3; do
     runs+=("$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)")
     echo "${runs[-1]}"
   done
   python3 - "${runs[@]}" <<'PY'
-import json, statistics, sys
+import json, sys
 results = [json.loads(text) for text in sys.argv[1:]]
-seconds = statistics.median(result["round_trip_s"] for result in results)
+seconds = min(result["fastest_round_trip_s"] for result in results)
 ratio = 2 * 8 * 1048576 / seconds / 1e9
-print(f"1 MiB round trip {seconds * 1e3:.2f} ms (median of {len(results)} launches): {ratio:.3f} of 1 Gbit/s")
-assert abs(ratio - 1) <= 0.15, f"the round trip moved at {ratio:.3f} of the shaped rate, not within 15%"
+print(f"1 MiB round trip {seconds * 1e3:.2f} ms (fastest of {len(results)} launches): {ratio:.3f} of 1 Gbit/s")
+assert abs(ratio - 1) <= 0.15, f"the fastest round trip moved at {ratio:.3f} of the shaped rate, not within 15%"
 PY
 }
 
