@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "bench_context.hpp"
+#include "common/aligned_buffer.hpp"
 #include "common/error.hpp"
 #include "contract_reporter.hpp"
 #include "mpi/backoff_wait.hpp"
@@ -77,11 +78,13 @@ void BM_PushPull(benchmark::State& state) {
   std::unique_ptr<psbench::ps::NodeLink> link;
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
-  std::vector<float> weights(parameters, 0.0F);
+  // The worker's vectors are aligned as a model's are (common/aligned_buffer.hpp).
+  const psbench::AlignedBuffer weight_storage(parameters);
+  const std::span<float> weights = weight_storage.span();
   // On another node than its server (a hostfile), a worker's link holds no gradients: it uses its own.
   const bool in_window = shared && !link->gradients().empty();
-  std::vector<float> own_gradients(in_window ? 0 : parameters);
-  const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
+  const psbench::AlignedBuffer own_gradients(in_window ? 0 : parameters);
+  const std::span<float> gradients = in_window ? link->gradients() : own_gradients.span();
   psbench::PhaseTimer timer;
   psbench::ps::PushHeader header;
   header.samples = 1;  // the server refuses a step of no samples
@@ -109,7 +112,9 @@ void BM_PushPull(benchmark::State& state) {
 void BM_RawMpiExchange(benchmark::State& state) {
   const std::size_t parameters = values_of(state, 0);
   send_command(Command::kRawEcho, static_cast<std::int64_t>(parameters));
-  std::vector<float> buffer(parameters, 1.0F);
+  const psbench::AlignedBuffer storage(parameters);  // aligned as psbench's buffers are
+  const std::span<float> buffer = storage.span();
+  std::fill(buffer.begin(), buffer.end(), 1.0F);
   const int count = static_cast<int>(parameters);
   const bool exchanging = workers().rank() == 0;
   std::int64_t rounds = 0;
@@ -172,7 +177,8 @@ void register_benchmarks(std::int64_t max_bytes) {
 
 // Rank 0's side of BM_RawMpiExchange: echoes each message back until a one-float stop message.
 void echo_until_stop(std::size_t parameters) {
-  std::vector<float> buffer(parameters);
+  const psbench::AlignedBuffer storage(parameters);
+  const std::span<float> buffer = storage.span();
   const int count = static_cast<int>(parameters);
   for (;;) {
     MPI_Status status;

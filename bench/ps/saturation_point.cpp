@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/aligned_buffer.hpp"
 #include "common/median.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/call.hpp"
@@ -111,10 +112,10 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
   // A client on another node than every server (a hostfile) has no vectors in the window: it uses its own.
   // In the window, the replies land in the parameter area itself: the client copies nothing.
   const bool in_window = link != nullptr && !link->gradients().empty();
-  std::vector<float> own_weights(in_window ? 0 : spec.parameters, 0.0F);
-  const std::span<float> weights = in_window ? client.reply_parameters() : std::span<float>(own_weights);
-  std::vector<float> own_gradients(in_window ? 0 : spec.parameters);
-  const std::span<float> gradients = in_window ? link->gradients() : std::span<float>(own_gradients);
+  const AlignedBuffer own_weights(in_window ? 0 : spec.parameters);  // aligned as a model's vectors are
+  const std::span<float> weights = in_window ? client.reply_parameters() : own_weights.span();
+  const AlignedBuffer own_gradients(in_window ? 0 : spec.parameters);
+  const std::span<float> gradients = in_window ? link->gradients() : own_gradients.span();
   std::fill(gradients.begin(), gradients.end(), 1e-6F);
   PhaseTimer timer;
   ps::PushHeader header;

@@ -6,9 +6,9 @@
 #include <optional>
 #include <vector>
 
+#include "common/aligned_buffer.hpp"
 #include "common/check.hpp"
 #include "common/error.hpp"
-#include "nn/aligned_buffer.hpp"
 #include "nn/initializer.hpp"
 #include "nn/network.hpp"
 #include "nn/network_plan.hpp"

@@ -46,7 +46,7 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
       topology_(topology),
       validator_(topology),
       own_weights_(layout.size(topology.rank)),
-      weights_(own_weights_),
+      weights_(own_weights_.span()),
       gradient_(std::min(layout.size(topology.rank), ring_slots(layout.size(topology.rank)) * kChunkValues)),
       chunk_receives_(ring_slots(layout.size(topology.rank)), "a server's chunk receives"),
       chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk sends"),
@@ -192,7 +192,7 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
     const auto slot = static_cast<std::size_t>(c % slots);
     const auto [offset, count] = chunk_span(weights_.size(), c);
     wait_for_chunk(source, c, slot, count);
-    const std::span<float> ring_gradient(gradient_.data() + slot * kChunkValues, count);
+    const std::span<float> ring_gradient(gradient_.span().data() + slot * kChunkValues, count);
     const double apply_start = monotonic_seconds();
     if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), ring_gradient, offset);
     stats.apply_seconds += monotonic_seconds() - apply_start;
@@ -207,7 +207,7 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
 void Server::receive_chunk(int source, int chunk) {
   const std::size_t slot = static_cast<std::size_t>(chunk) % chunk_receives_.size();
   const std::size_t count = chunk_span(weights_.size(), chunk).count;
-  PSBENCH_MPI_CALL(MPI_Irecv(gradient_.data() + slot * kChunkValues, static_cast<int>(count), MPI_FLOAT, source,
+  PSBENCH_MPI_CALL(MPI_Irecv(gradient_.span().data() + slot * kChunkValues, static_cast<int>(count), MPI_FLOAT, source,
                              kTagPushData, comm_.native(), chunk_receives_.at(slot)));
 }
 

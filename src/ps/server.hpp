@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/aligned_buffer.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/request_set.hpp"
 #include "ps/node_link.hpp"
@@ -114,10 +115,10 @@ class Server {
   PushValidator validator_;
   std::function<void(std::uint64_t)> update_hook_;
   std::function<void(int, const PushHeader&)> push_observer_;
-  bool stopping_ = false;           // a worker aborted: apply nothing more, answer kAbortedVersion
-  std::vector<float> own_weights_;  // the shard
+  bool stopping_ = false;      // a worker aborted: apply nothing more, answer kAbortedVersion
+  AlignedBuffer own_weights_;  // the shard (aligned, as every buffer MPI copies in bulk: aligned_buffer.hpp)
   std::span<float> weights_;
-  std::vector<float> gradient_;  // ring of received gradient chunks (kRingChunks at most)
+  AlignedBuffer gradient_;  // ring of received gradient chunks (kRingChunks at most)
   mpi::RequestSet chunk_receives_;
   mpi::RequestSet chunk_sends_;
   std::size_t shard_begin_;

@@ -4,7 +4,13 @@
 
 namespace psbench::ps {
 
-/// Balanced contiguous split of P parameters over S shards: the first P mod S shards hold one extra value.
+/// Values in a shard granule: 16 floats, 64 bytes, the alignment of psbench's buffers (common/aligned_buffer.hpp).
+inline constexpr std::size_t kShardGranule = 16;
+
+/// Balanced contiguous split of P parameters over S shards in whole granules, so that every shard starts on a
+/// 64-byte boundary of an aligned vector (a pull into a worker's parameters then copies between two aligned
+/// buffers: aligned_buffer.hpp says why that matters). The first shards hold one granule more; the last one ends
+/// with the partial granule. Below one granule per shard (P < 16 S), granules of one value.
 class ShardLayout {
  public:
   /// Splits parameters values over shards (>= 1) shards.
@@ -21,6 +27,7 @@ class ShardLayout {
  private:
   std::size_t parameters_;
   int shards_;
+  std::size_t granule_;  // kShardGranule, or 1 below one granule per shard
 };
 
 }  // namespace psbench::ps

@@ -1,7 +1,8 @@
 #include <cmath>
 #include <limits>
-#include <vector>
+#include <span>
 
+#include "common/aligned_buffer.hpp"
 #include "common/check.hpp"
 #include "mpi/call.hpp"
 #include "train/gradient_exchange.hpp"
@@ -15,7 +16,7 @@ class SyncExchange final : public GradientExchange {
       : workers_(workers),
         optimizer_(parameters, config),
         reduced_(parameters),
-        zeros_(parameters, 0.0F),
+        zeros_(parameters),
         scale_(1.0F / static_cast<float>(workers.size())),
         padded_steps_(
             static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {}
@@ -28,14 +29,14 @@ class SyncExchange final : public GradientExchange {
   [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override { return padded_steps_; }
 
   void exchange_without_batch(std::span<float> parameters, const StepInfo& /*step*/, PhaseTimer& timer) override {
-    reduce_and_apply(zeros_, parameters, timer);
+    reduce_and_apply(zeros_.span(), parameters, timer);
   }
 
   // The others are in this step's allreduce: join it with a NaN, which makes every worker's sum NaN.
   void abort() override {
-    zeros_[0] = std::numeric_limits<float>::quiet_NaN();
+    zeros_.span()[0] = std::numeric_limits<float>::quiet_NaN();
     PhaseTimer unused;
-    reduce_and_apply(zeros_, {}, unused);
+    reduce_and_apply(zeros_.span(), {}, unused);
   }
 
   [[nodiscard]] bool stopped() const override { return stopped_; }
@@ -45,27 +46,28 @@ class SyncExchange final : public GradientExchange {
  private:
   // MPI reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
   void reduce_and_apply(std::span<const float> gradients, std::span<float> parameters, PhaseTimer& timer) {
-    PSBENCH_CHECK(gradients.size() == reduced_.size())
-        << "gradient of " << gradients.size() << " values, expected " << reduced_.size();
+    const std::span<float> reduced = reduced_.span();
+    PSBENCH_CHECK(gradients.size() == reduced.size())
+        << "gradient of " << gradients.size() << " values, expected " << reduced.size();
     {
       const ScopedPhase push(timer, Phase::kPush);
-      PSBENCH_MPI_CALL(MPI_Allreduce(gradients.data(), reduced_.data(), static_cast<int>(reduced_.size()), MPI_FLOAT,
+      PSBENCH_MPI_CALL(MPI_Allreduce(gradients.data(), reduced.data(), static_cast<int>(reduced.size()), MPI_FLOAT,
                                      MPI_SUM, workers_.native()));
     }
     // A worker whose loss was not finite poisons the sum (abort()); one look costs nothing per step.
-    if (!std::isfinite(reduced_[0])) {
+    if (!std::isfinite(reduced[0])) {
       stopped_ = true;
       return;
     }
     const ScopedPhase update(timer, Phase::kServerUpdate);
-    for (float& value : reduced_) value *= scale_;
-    optimizer_.apply(parameters, reduced_);
+    for (float& value : reduced) value *= scale_;
+    optimizer_.apply(parameters, reduced);
   }
 
   const mpi::Communicator& workers_;
   ps::SgdOptimizer optimizer_;
-  std::vector<float> reduced_;
-  std::vector<float> zeros_;
+  AlignedBuffer reduced_;  // aligned, as every buffer MPI copies in bulk (common/aligned_buffer.hpp)
+  AlignedBuffer zeros_;
   float scale_;
   std::size_t padded_steps_;
   bool stopped_ = false;

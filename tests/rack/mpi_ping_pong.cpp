@@ -72,9 +72,10 @@ int main(int argc, char** argv) {
   if (rank == 0) {
     const double fastest = *std::min_element(times.begin(), times.end());
     const double seconds = median(times);
-    std::printf("{\"bytes\": %ld, \"rounds\": %ld, \"round_trip_s\": %.9g, \"fastest_round_trip_s\": %.9g, "
-                "\"bits_per_s\": %.9g}\n",
-                bytes, rounds, seconds, fastest, 2.0 * 8.0 * static_cast<double>(bytes) / seconds);
+    std::printf(
+        "{\"bytes\": %ld, \"rounds\": %ld, \"round_trip_s\": %.9g, \"fastest_round_trip_s\": %.9g, "
+        "\"bits_per_s\": %.9g}\n",
+        bytes, rounds, seconds, fastest, 2.0 * 8.0 * static_cast<double>(bytes) / seconds);
   }
   MPI_Finalize();
   return 0;

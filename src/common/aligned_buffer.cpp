@@ -1,10 +1,10 @@
-#include "nn/aligned_buffer.hpp"
+#include "common/aligned_buffer.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <new>
 
-namespace psbench::nn {
+namespace psbench {
 namespace {
 
 constexpr std::size_t kAlignment = 64;
@@ -21,4 +21,4 @@ AlignedBuffer::AlignedBuffer(std::size_t count) : count_(count) {
 
 void AlignedBuffer::Free::operator()(float* pointer) const { std::free(pointer); }
 
-}  // namespace psbench::nn
+}  // namespace psbench

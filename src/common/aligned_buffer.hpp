@@ -4,9 +4,12 @@
 #include <memory>
 #include <span>
 
-namespace psbench::nn {
+namespace psbench {
 
-/// A zero-filled float array on a 64-byte boundary (a cache line, an AVX-512 vector), sized once.
+/// A zero-filled float array on a 64-byte boundary (a cache line, an AVX-512 vector), sized once. Every
+/// buffer that MPI moves in bulk is one: a kernel copy (Open MPI's CMA single copy within a node) whose
+/// destination lies 1-31 bytes past its source's offset within a cache line runs 5-6x slower on AMD Zen 3
+/// (docs/architecture.md, "Buffer alignment"), and two buffers on this boundary never do.
 class AlignedBuffer {
  public:
   /// Allocates and zeroes count floats; throws std::bad_alloc when memory runs out.
@@ -23,4 +26,4 @@ class AlignedBuffer {
   std::unique_ptr<float[], Free> data_;
 };
 
-}  // namespace psbench::nn
+}  // namespace psbench
