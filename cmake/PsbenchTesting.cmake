@@ -6,15 +6,20 @@ if(PSBENCH_CORES EQUAL 0)
   set(PSBENCH_CORES 1)
 endif()
 
-# psbench_add_unit_test(NAME SOURCES src... [LIBS lib...] [ISA_VARIANTS]): a serial gtest binary, one ctest
-# entry per test. ISA_VARIANTS runs every test a second time as NAME.avx2.* with ONEDNN_MAX_CPU_ISA=AVX2, so
+# psbench_add_unit_test(NAME SOURCES src... [LIBS lib...] [ISA_VARIANTS] [OPTIMIZED]): a serial gtest binary, one
+# ctest entry per test. Under the sanitizers its own code compiles at -O0 (psbench_light_under_sanitizers) unless
+# OPTIMIZED says that it does heavy work itself (finite differences: 40 s at -O0 against 0.8 s at -O1).
+# ISA_VARIANTS runs every test a second time as NAME.avx2.* with ONEDNN_MAX_CPU_ISA=AVX2, so
 # oneDNN's AVX2 kernels (gemm:jit, jit:avx2) are tested on AVX-512 and AMX machines too. Their one label,
 # unit-avx2, matches `-L unit` and `-LE avx2` (labels are regular expressions); a list of labels here would be
 # split into separate PROPERTIES arguments and silently drop the ENVIRONMENT that follows it.
 function(psbench_add_unit_test name)
-  cmake_parse_arguments(ARG "ISA_VARIANTS" "" "SOURCES;LIBS" ${ARGN})
+  cmake_parse_arguments(ARG "ISA_VARIANTS;OPTIMIZED" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} GTest::gtest GTest::gtest_main psbench_options)
+  if(NOT ARG_OPTIMIZED)
+    psbench_light_under_sanitizers(${name})
+  endif()
   set(unwind "")
   if(PSBENCH_SANITIZE)
     # The unit tests start no MPI, so LeakSanitizer needs no full stacks there: the fast unwinder (full stacks

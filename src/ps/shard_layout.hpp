@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace psbench::ps {
 
@@ -15,10 +16,10 @@ class ShardLayout {
  public:
   /// Splits parameters values over shards (>= 1) shards.
   ShardLayout(std::size_t parameters, int shards);
-  /// Index of the first parameter of shard k.
-  [[nodiscard]] std::size_t begin(int shard) const;
+  /// Index of the first parameter of shard k (k = S gives P).
+  [[nodiscard]] std::size_t begin(int shard) const { return begins_[static_cast<std::size_t>(shard)]; }
   /// Number of parameters in shard k.
-  [[nodiscard]] std::size_t size(int shard) const;
+  [[nodiscard]] std::size_t size(int shard) const { return begin(shard + 1) - begin(shard); }
   /// S.
   [[nodiscard]] int shards() const { return shards_; }
   /// P.
@@ -27,7 +28,7 @@ class ShardLayout {
  private:
   std::size_t parameters_;
   int shards_;
-  std::size_t granule_;  // kShardGranule, or 1 below one granule per shard
+  std::vector<std::size_t> begins_;  // S + 1 boundaries: shard k is [begins_[k], begins_[k + 1])
 };
 
 }  // namespace psbench::ps
