@@ -89,6 +89,9 @@ void BM_PushPull(benchmark::State& state) {
   psbench::ps::PushHeader header;
   header.samples = 1;  // the server refuses a step of no samples
   float checksum = 0.0F;
+  // One untimed exchange first: a buffer's first transfer pays for its pages (a kernel copy pins them),
+  // 10x a later one in a VM (docs/benchmarks.md), which a 1-iteration run of a large size would report.
+  client.push_pull(gradients, weights, header, timer);
   for (auto _ : state) {
     // As a training step would, read the weights and write the gradient first (outside the timing), so
     // both start in this worker's cache, not in the server's.
@@ -109,20 +112,26 @@ void BM_PushPull(benchmark::State& state) {
   state.counters["workers"] = workers().size();
 }
 
+// Sends the buffer to rank 0 and receives its echo in place.
+void exchange_once(std::span<float> buffer) {
+  const int count = static_cast<int>(buffer.size());
+  MPI_Send(buffer.data(), count, MPI_FLOAT, 0, kRawTag, MPI_COMM_WORLD);
+  MPI_Recv(buffer.data(), count, MPI_FLOAT, 0, kRawTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 void BM_RawMpiExchange(benchmark::State& state) {
   const std::size_t parameters = values_of(state, 0);
   send_command(Command::kRawEcho, static_cast<std::int64_t>(parameters));
   const psbench::AlignedBuffer storage(parameters);  // aligned as psbench's buffers are
   const std::span<float> buffer = storage.span();
   std::fill(buffer.begin(), buffer.end(), 1.0F);
-  const int count = static_cast<int>(parameters);
   const bool exchanging = workers().rank() == 0;
   std::int64_t rounds = 0;
+  if (exchanging) exchange_once(buffer);  // untimed, as BM_PushPull's first exchange
   for (auto _ : state) {
     const double start = psbench::monotonic_seconds();
     if (exchanging) {
-      MPI_Send(buffer.data(), count, MPI_FLOAT, 0, kRawTag, MPI_COMM_WORLD);
-      MPI_Recv(buffer.data(), count, MPI_FLOAT, 0, kRawTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      exchange_once(buffer);
       ++rounds;
     }
     state.SetIterationTime(max_over_workers(psbench::monotonic_seconds() - start));
@@ -143,6 +152,7 @@ void BM_LocalUpdate(benchmark::State& state) {
   psbench::ps::SgdOptimizer optimizer(parameters, kSgd);
   std::vector<float> weights(parameters, 0.0F);
   const std::vector<float> gradients(parameters, 1e-6F);
+  optimizer.apply(weights, gradients);  // untimed: the first pass faults in the optimizer's velocity
   for (auto _ : state) {
     const double start = psbench::monotonic_seconds();
     optimizer.apply(weights, gradients);

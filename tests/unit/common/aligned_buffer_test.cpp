@@ -23,6 +23,18 @@ TEST(AlignedBuffer, StartsOnACacheLineAndHoldsZeros) {
   }
 }
 
+TEST(AlignedBuffer, AtTwoMebibytesStartsOnAHugePageBoundary) {
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  for (const std::size_t count : {kHugePage / 4, kHugePage / 4 + 1, 3274634UL}) {
+    const AlignedBuffer buffer(count);
+    const std::span<float> values = buffer.span();
+    ASSERT_EQ(values.size(), count);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(values.data()) % kHugePage, 0U) << count << " values";
+    EXPECT_TRUE(std::all_of(values.begin(), values.end(), [](float v) { return v == 0.0F; })) << count;
+    values.back() = 1.0F;  // the whole span is writable
+  }
+}
+
 TEST(AlignedBuffer, ZeroValuesGiveAnEmptySpan) { EXPECT_TRUE(AlignedBuffer(0).span().empty()); }
 
 }  // namespace
