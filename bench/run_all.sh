@@ -2,9 +2,10 @@
 # Runs every psbench microbenchmark and writes results/bench/NAME.json (docs/benchmarks.md):
 #   nn.json, push_pull.json, server_update.json, data_io.json (Google Benchmark's JSON format) and
 #   server_saturation.json (its own format, documented there: the clients reach the servers through the
-#   node's shared window, psbench train's intra-node path) and messages/server_saturation.json (the same
-#   benchmark over MPI messages, as between nodes; a folder of its own, so that `psbench model calibrate
-#   --bench DIR/*.json` and `psbench report --bench DIR` read the shared-window curves only).
+#   node's shared window, psbench train's intra-node path) and, with --saturation-paths shared,messages,
+#   messages/server_saturation.json (the same benchmark over MPI messages, as between nodes; a folder of its
+#   own, so that `psbench model calibrate --bench DIR/*.json` and `psbench report --bench DIR` read the
+#   shared-window curves only).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
 #                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
 #   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation
@@ -17,7 +18,8 @@
 #                    saturation pass (default 3)
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
-#   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared,messages)
+#   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared; both
+#                    take 11-13 minutes on 2 cores, over the 10-minute budget of the default run)
 #   --out DIR        where the files go (default results/bench)
 # Environment: PSBENCH_BUILD (the build folder, default build/default of this repository), PSBENCH_MPIRUN
 # (the launcher, default mpirun), PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the
@@ -35,7 +37,7 @@ clients=16
 repetitions=3
 data=
 data_ranks=2
-saturation_paths=shared,messages
+saturation_paths=shared
 out=$repo/results/bench
 
 die() {
@@ -55,7 +57,7 @@ while [[ $# -gt 0 ]]; do
     --data-ranks) data_ranks=${2:?--data-ranks needs a count}; shift 2 ;;
     --saturation-paths) saturation_paths=${2:?--saturation-paths needs a list}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see bench/run_all.sh --help)" ;;
   esac
 done
@@ -165,15 +167,17 @@ if wanted data_io; then
 fi
 if wanted server_saturation; then
   sizes=()
-  seconds=0.2
-  (( large )) && seconds=1
+  # A point lasts --seconds, or 20 exchanges of one client where that is longer, up to max_seconds: with the
+  # cnn's 13 MB, Z = 2-4 busy D makes a cycle 20-70 ms here, so the cap decides its points' length.
+  seconds=0.2 max_seconds=0.5
+  (( large )) && seconds=1 max_seconds=2
   saturation_repetitions=$repetitions
-  (( quick )) && seconds=0.05 clients=2 saturation_repetitions=1 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
+  (( quick )) && seconds=0.05 max_seconds=0.05 clients=2 saturation_repetitions=1 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
   for path in ${saturation_paths//,/ }; do
     name=server_saturation
     [[ $path == messages ]] && name=messages/server_saturation && mkdir -p "$out/messages"
     step "$name" mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 --path "$path" \
-      --max-clients "$clients" --seconds "$seconds" --repetitions "$saturation_repetitions" "${sizes[@]}" \
+      --max-clients "$clients" --seconds "$seconds" --max-seconds "$max_seconds" --repetitions "$saturation_repetitions" "${sizes[@]}" \
       --json "$out/$name.json"
   done
 fi

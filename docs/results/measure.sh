@@ -65,7 +65,7 @@ JSON
 # The benchmark files (CONTRACTS.md A) with the project's own runner: nn, push/pull, server update, data I/O
 # and server saturation.
 run_bench() {
-  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --out "$raw/bench"
+  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
 }
 
 # run_calibration NAME DATA MODEL: the runs `psbench model calibrate --runs` fits the step time, the

@@ -10,7 +10,7 @@ if PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,bogus >"$work/bad" 
   echo "an unknown benchmark was accepted"; exit 1
 fi
 grep -q "^psbench: error: --only: unknown benchmark 'bogus'" "$work/bad" || { cat "$work/bad"; exit 1; }
-PSBENCH_BUILD="$build" PSBENCH_GIT_COMMIT=test-commit "$root/bench/run_all.sh" --quick --out "$work/out" \
+PSBENCH_BUILD="$build" PSBENCH_GIT_COMMIT=test-commit "$root/bench/run_all.sh" --quick --saturation-paths shared,messages --out "$work/out" \
   >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 python3 - "$work/out" <<'PY'
 import json, os, sys
