@@ -44,7 +44,7 @@ struct RankMeasure {
   double window = 0.0;                          // seconds counted
   double busy = 0.0;                            // server: service seconds over span
   double span = 0.0;                            // server: seconds observed
-  double service_sum = 0.0;  // server: per-update service seconds (windowed at k = 1, else whole run)
+  double service_sum = 0.0;  // server: per-update service seconds (in the window, else the whole run)
   double service_square = 0.0;
   double services = 0.0;
   double cpu_seconds = 0.0;    // client: its thread's CPU time over the whole loop (kernel included)
@@ -171,6 +171,9 @@ RankMeasure server_measure(const std::vector<ps::EpochProgress>& rounds, const p
       measure.service_square += service * service;
       measure.services += 1.0;
     }
+  } else if (inside.size() >= 2) {  // the window's updates only: a client's first updates pay its set-up
+    measure.service_sum = inside.back()->service_seconds - inside.front()->service_seconds;
+    measure.services = static_cast<double>(inside.back()->updates - inside.front()->updates);
   } else {
     measure.service_sum = stats.service_seconds;
     measure.services = static_cast<double>(stats.updates);

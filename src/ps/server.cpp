@@ -34,7 +34,7 @@ void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int 
   tally.workers_finished += 1;
   if (tally.workers_finished == workers && on_epoch) {
     on_epoch(EpochProgress{header.epoch, tally.loss_sum / static_cast<double>(tally.steps), tally.samples,
-                           monotonic_seconds(), stats.service_seconds, stats.idle_seconds});
+                           monotonic_seconds(), stats.service_seconds, stats.idle_seconds, stats.updates});
   }
 }
 

@@ -39,6 +39,7 @@ struct EpochProgress {
   double finished_at = 0.0;      ///< monotonic_seconds() when the last worker finished it
   double service_seconds = 0.0;  ///< this server's service time since serve() began, at that moment
   double idle_seconds = 0.0;     ///< this server's idle time since serve() began, at that moment
+  std::uint64_t updates = 0;     ///< this server's updates since serve() began, at that moment
 };
 
 /// A server rank: owns one shard, applies each push as it arrives and answers with its fresh shard. A
