@@ -106,8 +106,8 @@ double robust_ratio(const std::array<double, kSlices>& numerator, const std::arr
   return bottom > 0.0 ? top / bottom : 0.0;
 }
 
-RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topology, const ps::ShardLayout& layout,
-                       const ps::NodeLink* link, const PointSpec& spec) {
+RankMeasure run_client(const mpi::Communicator& sub, const mpi::Communicator& clients, const ps::Topology& topology,
+                       const ps::ShardLayout& layout, const ps::NodeLink* link, const PointSpec& spec) {
   ps::WorkerClient client(sub, topology, layout, link);
   // A client on another node than every server (a hostfile) has no vectors in the window: it uses its own.
   // In the window, the replies land in the parameter area itself: the client copies nothing.
@@ -123,11 +123,18 @@ RankMeasure run_client(const mpi::Communicator& sub, const ps::Topology& topolog
   header.last_of_epoch = 1;  // every exchange ends an "epoch": the server reports its clock per round
   const auto think = std::chrono::nanoseconds(static_cast<std::int64_t>(spec.think_us * 1e3));
   sleeping_barrier(sub, kActivePoll);
+  // One uncounted exchange (epoch 0) first: a client's first update costs the server several later ones (it
+  // pays for the client's pages), and K clients' first updates queue behind each other: 16 of the cnn's held
+  // the server for longer than a point's warm-up. The clients then start together, and the server's window
+  // opens when all have made theirs.
+  header.epoch = 0;
+  client.push_pull(gradients, weights, header, timer);
+  sleeping_barrier(clients, kActivePoll);
   const double start = monotonic_seconds();
   const double cpu_start = thread_cpu_seconds();
   RankMeasure measure;
   measure.window = spec.seconds - spec.warmup_seconds;
-  for (std::uint32_t exchange = 0; monotonic_seconds() < start + spec.seconds; ++exchange) {
+  for (std::uint32_t exchange = 1; monotonic_seconds() < start + spec.seconds; ++exchange) {
     measure.all_exchanges += 1.0;
     header.epoch = exchange;
     const double pushed = monotonic_seconds();
@@ -190,7 +197,9 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
   sleeping_barrier(sub, kActivePoll);
   const double start = monotonic_seconds();
   const ps::ServerStats stats = server.serve([&](const ps::EpochProgress& round) { rounds.push_back(round); });
-  return server_measure(rounds, stats, start + spec.warmup_seconds, start + spec.seconds, spec.clients);
+  // The window opens a warm-up after every client's uncounted first exchange (round 0), as the clients' do.
+  const double opened = !rounds.empty() && rounds.front().epoch == 0 ? rounds.front().finished_at : start;
+  return server_measure(rounds, stats, opened + spec.warmup_seconds, opened + spec.seconds, spec.clients);
 }
 
 // Sums the clients' figures and takes the busiest server's utilisation.
@@ -253,8 +262,9 @@ PointResult run_point(const mpi::Communicator& world, const PointSpec& spec) {
       const ps::ShardLayout layout(spec.parameters, spec.servers);
       std::unique_ptr<ps::NodeLink> link;
       if (spec.shared) link = std::make_unique<ps::NodeLink>(sub, sub.split_by_node(), topology, spec.parameters);
+      const mpi::Communicator clients = sub.split(topology.is_server() ? MPI_UNDEFINED : 0, sub.rank());
       const RankMeasure measure = topology.is_server() ? run_server(sub, topology, layout, link.get(), spec)
-                                                       : run_client(sub, topology, layout, link.get(), spec);
+                                                       : run_client(sub, clients, topology, layout, link.get(), spec);
       const std::array<double, kFields> fields = std::bit_cast<std::array<double, kFields>>(measure);
       const std::vector<double> all = sub.gather(std::span<const double>(fields), 0);
       if (sub.rank() == 0) result = combine(all, spec);
