@@ -19,7 +19,7 @@
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
 #   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared; both
-#                    take 11-13 minutes on 2 cores, over the 10-minute budget of the default run)
+#                    took 11 minutes on 2 cores, over the 10-minute budget of the default run)
 #   --out DIR        where the files go (default results/bench)
 # Environment: PSBENCH_BUILD (the build folder, default build/default of this repository), PSBENCH_MPIRUN
 # (the launcher, default mpirun), PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the
