@@ -91,7 +91,11 @@ void run_protocol(int servers, std::size_t parameters, const Case& c) {
       EXPECT_EQ(epochs[e].epoch, e);
       EXPECT_EQ(epochs[e].samples, workers * kStepsPerEpoch * 8);
       EXPECT_DOUBLE_EQ(epochs[e].mean_loss, static_cast<double>(e));
+      // Every push of epochs 0..e is applied when e ends; none after the serve's last.
+      EXPECT_GE(epochs[e].updates, (e + 1) * workers * kStepsPerEpoch) << "epoch " << e;
+      EXPECT_LE(epochs[e].updates, stats.updates) << "epoch " << e;
     }
+    EXPECT_EQ(epochs.back().updates, stats.updates) << "the last push ends the last epoch";
     const auto shard = server.shard();
     const std::size_t begin = layout.begin(topology.rank);
     const std::span<const float> expected_from(initial.data() + begin, shard.size());
