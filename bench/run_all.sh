@@ -177,8 +177,8 @@ if wanted server_saturation; then
     name=server_saturation
     [[ $path == messages ]] && name=messages/server_saturation && mkdir -p "$out/messages"
     step "$name" mpi "$((2 + clients))" "$build/bench/ps/bench_server_saturation" --servers 1,2 --path "$path" \
-      --max-clients "$clients" --seconds "$seconds" --max-seconds "$max_seconds" --repetitions "$saturation_repetitions" "${sizes[@]}" \
-      --json "$out/$name.json"
+      --max-clients "$clients" --seconds "$seconds" --max-seconds "$max_seconds" \
+      --repetitions "$saturation_repetitions" "${sizes[@]}" --json "$out/$name.json"
   done
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

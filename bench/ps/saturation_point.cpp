@@ -161,9 +161,12 @@ RankMeasure server_measure(const std::vector<ps::EpochProgress>& rounds, const p
   for (const auto& round : rounds) {
     if (round.finished_at >= begin && round.finished_at <= end) inside.push_back(&round);
   }
+  // The window's rounds, else the whole run (whose first update of each client pays for its set-up).
+  double updates = static_cast<double>(stats.updates);
   if (inside.size() >= 2) {
     measure.busy = inside.back()->service_seconds - inside.front()->service_seconds;
     measure.span = inside.back()->finished_at - inside.front()->finished_at;
+    updates = static_cast<double>(inside.back()->updates - inside.front()->updates);
   } else {
     measure.busy = stats.service_seconds;
     measure.span = stats.serve_seconds;
@@ -178,12 +181,9 @@ RankMeasure server_measure(const std::vector<ps::EpochProgress>& rounds, const p
       measure.service_square += service * service;
       measure.services += 1.0;
     }
-  } else if (inside.size() >= 2) {  // the window's updates only: a client's first updates pay its set-up
-    measure.service_sum = inside.back()->service_seconds - inside.front()->service_seconds;
-    measure.services = static_cast<double>(inside.back()->updates - inside.front()->updates);
   } else {
-    measure.service_sum = stats.service_seconds;
-    measure.services = static_cast<double>(stats.updates);
+    measure.service_sum = measure.busy;
+    measure.services = updates;
   }
   return measure;
 }
