@@ -49,6 +49,7 @@ struct RankMeasure {
   double services = 0.0;
   double cpu_seconds = 0.0;    // client: its thread's CPU time over the whole loop (kernel included)
   double all_exchanges = 0.0;  // client: the exchanges of the whole loop
+  double huge_share = 0.0;     // server, shared path: its mapping of the clients' segments on 2 MiB pages
 };
 constexpr std::size_t kFields = sizeof(RankMeasure) / sizeof(double);
 
@@ -199,13 +200,19 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
   const ps::ServerStats stats = server.serve([&](const ps::EpochProgress& round) { rounds.push_back(round); });
   // The window opens a warm-up after every client's uncounted first exchange (round 0), as the clients' do.
   const double opened = !rounds.empty() && rounds.front().epoch == 0 ? rounds.front().finished_at : start;
-  return server_measure(rounds, stats, opened + spec.warmup_seconds, opened + spec.seconds, spec.clients);
+  RankMeasure measure =
+      server_measure(rounds, stats, opened + spec.warmup_seconds, opened + spec.seconds, spec.clients);
+  if (link != nullptr && !link->local_workers().empty()) {
+    const ps::LocalWorker& worker = link->local_workers().front();
+    measure.huge_share = mpi::huge_page_share(std::as_bytes(std::span(worker.gradients, spec.parameters)));
+  }
+  return measure;
 }
 
 // Sums the clients' figures and takes the busiest server's utilisation.
 PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   double exchanges = 0.0, response = 0.0, think = 0.0, window = 0.0, utilization = 0.0, cpu = 0.0, cycles = 0.0;
-  double service = 0.0, square = 0.0, services = 0.0;
+  double service = 0.0, square = 0.0, services = 0.0, huge_share = 0.0;
   std::array<double, kSlices> done{}, updates{}, busy{};  // per slice: clients' exchanges, servers' updates, service
   for (std::size_t r = 0; r < all.size() / kFields; ++r) {
     std::array<double, kFields> fields{};
@@ -213,6 +220,7 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
     const auto m = std::bit_cast<RankMeasure>(fields);
     if (m.is_server != 0.0) {
       utilization = std::max(utilization, m.span > 0.0 ? m.busy / m.span : 0.0);
+      huge_share = std::max(huge_share, m.huge_share);
       service += m.service_sum;
       square += m.service_square;
       services += m.services;
@@ -231,6 +239,7 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
     window = m.window;
   }
   PointResult result;
+  result.window_huge_share = huge_share;
   SaturationPoint& point = result.point;
   point.clients = spec.clients;
   std::array<double, kSlices> slice_seconds{};

@@ -22,8 +22,10 @@ struct PointSpec {
 
 /// A point's figures (on world rank 0; zeros elsewhere), and at k = 1 the spread of D.
 struct PointResult {
-  SaturationPoint point;    ///< what the point measured
-  double service_cv = 0.0;  ///< coefficient of variation of the service time per update (k = 1 only)
+  SaturationPoint point;           ///< what the point measured
+  double service_cv = 0.0;         ///< coefficient of variation of the service time per update (k = 1 only)
+  double window_huge_share = 0.0;  ///< shared path: share of the servers' mapping of the clients' segments on
+                                   ///< 2 MiB pages (mpi::huge_page_share)
 };
 
 /// Collective over world: runs the point with psbench's own ps::Server and ps::WorkerClient on the ranks

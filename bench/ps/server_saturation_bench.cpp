@@ -137,8 +137,11 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
   std::vector<bench::SaturationPoint> points(set.points[s].size());
   nlohmann::json json_points = nlohmann::json::array();
   for (std::size_t k = 0; k < points.size(); ++k) json_points.push_back(point_json(set.points[s][k], points[k]));
-  std::vector<double> service_cvs;
+  std::vector<double> service_cvs, huge_shares;
   for (const auto& repeat : set.points[s].front()) service_cvs.push_back(repeat.service_cv);
+  for (const auto& repeats : set.points[s]) {
+    for (const auto& repeat : repeats) huge_shares.push_back(repeat.window_huge_share);
+  }
   const bench::Knee knee = bench::find_knee(points);
   const double service = points.front().service_us;
   const double think = points.front().think_us;
@@ -156,10 +159,11 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
           {"plateau_updates_per_s", knee.plateau_updates_per_s},
           {"knee_clients", knee.clients},
           {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
+          {"window_huge_pages", psbench::median(huge_shares)},
           {"points", json_points}};
 }
 
-void print_run(const nlohmann::json& run) {
+void print_run(const nlohmann::json& run, bool shared) {
   // D is one server's time for its shard, and every exchange visits every server: the plateau is near 1 / D.
   std::printf(
       "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f; %.1f us kept busy by %d clients), "
@@ -172,6 +176,13 @@ void print_run(const nlohmann::json& run) {
       run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6,
       run["plateau_updates_per_s"].get<double>() * run["service_busy_us"].get<double>() * 1e-6,
       run["knee_clients"].get<int>(), run["knee_model"].get<double>());
+  if (shared) {
+    // Open MPI's window lives in /dev/shm: 4 KiB pages there slowed a 13 MB update 2-10x at 16 clients here.
+    std::printf(
+        "shared window: %.0f%% of the server's mapping on 2 MiB pages%s\n",
+        100.0 * run["window_huge_pages"].get<double>(),
+        run["window_huge_pages"].get<double>() < 0.5 ? " (/dev/shm gives no huge pages: docs/benchmarks.md)" : "");
+  }
   std::printf("%8s %14s %21s %12s %12s %12s %12s\n", "clients", "updates/s", "range", "utilization", "response_us",
               "queue", "service_us");
   for (const auto& p : run["points"]) {
@@ -202,7 +213,8 @@ void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions
       if (world.rank() != 0) continue;
       for (std::size_t s = 0; s < set.servers.size(); ++s) {
         output["runs"].push_back(run_json(set, s));
-        print_run(output["runs"].back());
+        if (!options.shared) output["runs"].back().erase("window_huge_pages");  // no window on that path
+        print_run(output["runs"].back(), options.shared);
       }
     }
   }
