@@ -7,7 +7,7 @@
 namespace psbench::ps {
 
 SgdOptimizer::SgdOptimizer(std::size_t size, SgdConfig config)
-    : config_(config), velocity_(config.momentum != 0.0F ? size : 0, 0.0F) {}
+    : config_(config), velocity_storage_(config.momentum != 0.0F ? size : 0), velocity_(velocity_storage_.span()) {}
 
 void SgdOptimizer::apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset) {
   PSBENCH_CHECK(weights.size() == gradients.size())

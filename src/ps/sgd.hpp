@@ -1,7 +1,8 @@
 #pragma once
 
 #include <span>
-#include <vector>
+
+#include "common/aligned_buffer.hpp"
 
 namespace psbench::ps {
 
@@ -35,7 +36,8 @@ class SgdOptimizer {
 
  private:
   SgdConfig config_;
-  std::vector<float> velocity_;
+  AlignedBuffer velocity_storage_;  // in huge pages from 2 MiB on, as the weights it updates beside
+  std::span<float> velocity_;       // its values (empty for plain SGD)
 };
 
 }  // namespace psbench::ps

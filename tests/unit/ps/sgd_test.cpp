@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 namespace psbench::ps {
@@ -98,6 +99,17 @@ TEST(Sgd, ApplySliceIntoMatchesApplySliceAndCopiesTheFreshWeights) {
       ASSERT_EQ(copy, b) << "momentum " << momentum << ", step " << step;
     }
   }
+}
+
+// The velocity is read and written beside the weights in every update: from 2 MiB on it sits on a huge-page
+// boundary (AlignedBuffer), as they do, where a std::vector's would start past malloc's header on 4 KiB pages.
+TEST(Sgd, LargeVelocityStartsOnAHugePageBoundaryAndStartsAtZero) {
+  constexpr std::size_t kValues = std::size_t{1} << 20;  // 4 MiB
+  const SgdOptimizer optimizer(kValues, SgdConfig{0.1F, 0.9F});
+  ASSERT_EQ(optimizer.velocity().size(), kValues);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(optimizer.velocity().data()) % (std::size_t{2} << 20), 0U);
+  EXPECT_TRUE(std::all_of(optimizer.velocity().begin(), optimizer.velocity().end(), [](float v) { return v == 0.0F; }));
+  EXPECT_TRUE(SgdOptimizer(kValues, SgdConfig{0.1F, 0.0F}).velocity().empty()) << "plain SGD keeps no velocity";
 }
 
 }  // namespace
