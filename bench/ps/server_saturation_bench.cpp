@@ -133,7 +133,7 @@ nlohmann::json point_json(const std::vector<bench::PointResult>& repeats, bench:
           {"client_cpu_us", median.client_cpu_us}};
 }
 
-nlohmann::json run_json(const RunSet& set, std::size_t s) {
+nlohmann::json run_json(const RunSet& set, std::size_t s, bool shared) {
   std::vector<bench::SaturationPoint> points(set.points[s].size());
   nlohmann::json json_points = nlohmann::json::array();
   for (std::size_t k = 0; k < points.size(); ++k) json_points.push_back(point_json(set.points[s][k], points[k]));
@@ -145,25 +145,26 @@ nlohmann::json run_json(const RunSet& set, std::size_t s) {
   const bench::Knee knee = bench::find_knee(points);
   const double service = points.front().service_us;
   const double think = points.front().think_us;
-  return {{"servers", set.servers[s]},
-          {"parameters", set.parameters},
-          {"think_us", set.think_us},
-          {"repetitions", set.points[s].front().size()},
-          {"think_measured_us", think},
-          {"service_us", service},
-          {"service_cv", psbench::median(service_cvs)},
-          {"service_busy_us", set.busy[s].service_us},
-          {"busy_clients", set.busy_clients},
-          {"busy_updates_per_s", set.busy[s].updates_per_s},
-          {"client_cpu_us", points.front().client_cpu_us},
-          {"plateau_updates_per_s", knee.plateau_updates_per_s},
-          {"knee_clients", knee.clients},
-          {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
-          {"window_huge_pages", psbench::median(huge_shares)},
-          {"points", json_points}};
+  nlohmann::json run{{"servers", set.servers[s]},
+                     {"parameters", set.parameters},
+                     {"think_us", set.think_us},
+                     {"repetitions", set.points[s].front().size()},
+                     {"think_measured_us", think},
+                     {"service_us", service},
+                     {"service_cv", psbench::median(service_cvs)},
+                     {"service_busy_us", set.busy[s].service_us},
+                     {"busy_clients", set.busy_clients},
+                     {"busy_updates_per_s", set.busy[s].updates_per_s},
+                     {"client_cpu_us", points.front().client_cpu_us},
+                     {"plateau_updates_per_s", knee.plateau_updates_per_s},
+                     {"knee_clients", knee.clients},
+                     {"knee_model", service > 0.0 ? bench::model_knee(think, service) : 0.0},
+                     {"points", json_points}};
+  if (shared) run["window_huge_pages"] = psbench::median(huge_shares);  // the messages path has no window
+  return run;
 }
 
-void print_run(const nlohmann::json& run, bool shared) {
+void print_run(const nlohmann::json& run) {
   // D is one server's time for its shard, and every exchange visits every server: the plateau is near 1 / D.
   std::printf(
       "\nS = %d, P = %zu, Z = %.0f us (measured %.0f), D = %.1f us (cv %.2f; %.1f us kept busy by %d clients), "
@@ -176,7 +177,7 @@ void print_run(const nlohmann::json& run, bool shared) {
       run["plateau_updates_per_s"].get<double>() * run["service_us"].get<double>() * 1e-6,
       run["plateau_updates_per_s"].get<double>() * run["service_busy_us"].get<double>() * 1e-6,
       run["knee_clients"].get<int>(), run["knee_model"].get<double>());
-  if (shared) {
+  if (run.contains("window_huge_pages")) {
     // Open MPI's window lives in /dev/shm: 4 KiB pages there slowed a 13 MB update 2-10x at 16 clients here.
     std::printf(
         "shared window: %.0f%% of the server's mapping on 2 MiB pages%s\n",
@@ -212,9 +213,8 @@ void run(const psbench::mpi::Communicator& world, const bench::SaturationOptions
       const RunSet set = measure_runs(world, options, parameters, think, unit);
       if (world.rank() != 0) continue;
       for (std::size_t s = 0; s < set.servers.size(); ++s) {
-        output["runs"].push_back(run_json(set, s));
-        if (!options.shared) output["runs"].back().erase("window_huge_pages");  // no window on that path
-        print_run(output["runs"].back(), options.shared);
+        output["runs"].push_back(run_json(set, s, options.shared));
+        print_run(output["runs"].back());
       }
     }
   }
