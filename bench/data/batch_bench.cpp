@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "common/bulk_memory.hpp"
 #include "data/loader.hpp"
 #include "nn/model.hpp"
 #include "train/batch_assembler.hpp"
@@ -22,7 +23,7 @@ constexpr int kClasses = 10;
 // Random samples in the stored type: uint8 pixels, or float32 values normalised from the same pixels.
 psbench::data::Samples random_samples(bool float32) {
   std::mt19937 generator(3);
-  std::vector<std::uint8_t> pixels(kSamples * kShape.values());
+  psbench::BulkVector<std::uint8_t> pixels(kSamples * kShape.values());
   for (auto& p : pixels) p = static_cast<std::uint8_t>(generator() & 0xFFU);
   const std::vector<double> mean{0.29};
   const std::vector<double> stddev{0.35};
@@ -34,7 +35,7 @@ psbench::data::Samples random_samples(bool float32) {
   for (std::size_t i = 0; i < kSamples; ++i) samples.labels[i] = static_cast<std::int32_t>(i % kClasses);
   samples.images = psbench::data::StoredImages::from_pixels(kShape, std::move(pixels), mean, stddev);
   if (float32) {
-    std::vector<float> values(kSamples * kShape.values());
+    psbench::BulkVector<float> values(kSamples * kShape.values());
     samples.images.normalise(0, kSamples, values);
     samples.images = psbench::data::StoredImages::from_values(kShape, std::move(values));
   }

@@ -261,7 +261,7 @@ Samples to_samples(RawPartition&& raw) {
     samples.images = StoredImages::from_pixels(raw.info.shape, std::move(raw.pixels), raw.info.mean, raw.info.stddev);
   }
   samples.labels = std::move(raw.labels);
-  std::vector<std::uint8_t>().swap(raw.scratch);
+  BulkVector<std::uint8_t>().swap(raw.scratch);
   std::vector<std::int32_t>().swap(raw.scratch_labels);
   return samples;
 }

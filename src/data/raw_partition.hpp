@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/bulk_memory.hpp"
 #include "data/load_modes.hpp"
 #include "data/loader.hpp"
 #include "data/partition.hpp"
@@ -16,13 +17,13 @@ namespace psbench::data {
 struct RawPartition {
   SplitInfo info;                            ///< what the split holds
   SampleRange range;                         ///< this reader's samples
-  std::vector<std::uint8_t> pixels;          ///< uint8 files: range.count x C x H x W, else empty
-  std::vector<float> values;                 ///< float32 files: range.count x C x H x W, else empty
+  BulkVector<std::uint8_t> pixels;           ///< uint8 files: range.count x C x H x W, else empty
+  BulkVector<float> values;                  ///< float32 files: range.count x C x H x W, else empty
   std::vector<std::int32_t> labels;          ///< range.count labels, checked to lie in [0, num_classes)
   LoadTiming timing;                         ///< what the read cost
   double read_start = 0.0;                   ///< monotonic_seconds() when the read began (comparable within one node)
   std::string transfer;                      ///< parallel mode: what HDF5 did, e.g. "chunk-collective"; else "serial"
-  std::vector<std::uint8_t> scratch;         ///< whole mode: the block passing through (kept for reuse)
+  BulkVector<std::uint8_t> scratch;          ///< whole mode: the block passing through (kept for reuse)
   std::vector<std::int32_t> scratch_labels;  ///< whole mode: that block's labels (kept for reuse)
 };
 

@@ -6,8 +6,8 @@
 
 namespace psbench::data {
 
-StoredImages StoredImages::from_pixels(SampleShape shape, std::vector<std::uint8_t> pixels,
-                                       std::span<const double> mean, std::span<const double> stddev) {
+StoredImages StoredImages::from_pixels(SampleShape shape, BulkVector<std::uint8_t> pixels, std::span<const double> mean,
+                                       std::span<const double> stddev) {
   PSBENCH_CHECK(shape.values() > 0 && pixels.size() % shape.values() == 0)
       << pixels.size() << " pixels, samples of " << shape.values();
   StoredImages images;
@@ -18,7 +18,7 @@ StoredImages StoredImages::from_pixels(SampleShape shape, std::vector<std::uint8
   return images;
 }
 
-StoredImages StoredImages::from_values(SampleShape shape, std::vector<float> values) {
+StoredImages StoredImages::from_values(SampleShape shape, BulkVector<float> values) {
   PSBENCH_CHECK(shape.values() > 0 && values.size() % shape.values() == 0)
       << values.size() << " values, samples of " << shape.values();
   StoredImages images;

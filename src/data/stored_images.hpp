@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "common/bulk_memory.hpp"
 #include "data/normalization.hpp"
 #include "data/pixel_type.hpp"
 #include "data/sample_shape.hpp"
@@ -19,10 +20,10 @@ class StoredImages {
   /// No samples (float32).
   StoredImages() = default;
   /// uint8 pixels (whole samples, NCHW), normalised as (pixel / 255 - mean[c]) / std[c].
-  static StoredImages from_pixels(SampleShape shape, std::vector<std::uint8_t> pixels, std::span<const double> mean,
+  static StoredImages from_pixels(SampleShape shape, BulkVector<std::uint8_t> pixels, std::span<const double> mean,
                                   std::span<const double> stddev);
   /// float32 values (whole samples, NCHW), already normalised: normalise() copies them.
-  static StoredImages from_values(SampleShape shape, std::vector<float> values);
+  static StoredImages from_values(SampleShape shape, BulkVector<float> values);
 
   /// The stored type.
   [[nodiscard]] PixelType type() const { return type_; }
@@ -38,8 +39,8 @@ class StoredImages {
  private:
   SampleShape shape_;
   PixelType type_ = PixelType::kFloat32;
-  std::vector<std::uint8_t> pixels_;
-  std::vector<float> values_;
+  BulkVector<std::uint8_t> pixels_;
+  BulkVector<float> values_;
   std::optional<Normalizer> normalizer_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -58,7 +59,7 @@ TEST(DatasetWriter, RoundTripsSamplesLabelsAndAttributes) {
   ASSERT_TRUE(std::filesystem::exists(path));
 
   const RawPartition raw = read_whole_split(path, "train");
-  EXPECT_EQ(raw.pixels, images);
+  EXPECT_TRUE(std::ranges::equal(raw.pixels, images));
   EXPECT_EQ(raw.labels, labels);
   EXPECT_EQ(raw.info.shape.channels, 2);
   EXPECT_EQ(raw.info.num_classes, 3);

@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "common/bulk_memory.hpp"
+
 namespace psbench::data {
 namespace {
 
@@ -11,7 +13,7 @@ TEST(StoredImages, Uint8SamplesNormaliseThroughTheFileStatisticsAtAQuarterOfTheM
   const SampleShape shape{2, 1, 3};  // two channels of three pixels
   const std::vector<double> mean{0.5, 0.1};
   const std::vector<double> stddev{0.25, 0.2};
-  std::vector<std::uint8_t> pixels(4 * 6);
+  BulkVector<std::uint8_t> pixels(4 * 6);
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 11);
   std::vector<float> expected(pixels.size());
   Normalizer(shape, mean, stddev).apply(pixels, expected);
@@ -31,7 +33,7 @@ TEST(StoredImages, Uint8SamplesNormaliseThroughTheFileStatisticsAtAQuarterOfTheM
 
 TEST(StoredImages, Float32SamplesAreCopiedAsStored) {
   const SampleShape shape{1, 2, 1};
-  const std::vector<float> values{0.5F, -1.0F, 2.25F, 3.0F, -0.125F, 7.0F};
+  const BulkVector<float> values{0.5F, -1.0F, 2.25F, 3.0F, -0.125F, 7.0F};
   const StoredImages images = StoredImages::from_values(shape, values);
   EXPECT_EQ(images.type(), PixelType::kFloat32);
   EXPECT_EQ(images.count(), 3U);

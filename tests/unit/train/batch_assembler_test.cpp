@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/bulk_memory.hpp"
 #include "data/normalization.hpp"
 
 namespace psbench::train {
@@ -15,7 +16,7 @@ data::Samples numbered_samples(std::size_t count) {
   samples.shape = {1, 2, 2};
   samples.num_classes = 10;
   samples.total_samples = count;
-  std::vector<float> values;
+  BulkVector<float> values;
   for (std::size_t i = 0; i < count; ++i) {
     for (int v = 0; v < 4; ++v) values.push_back(static_cast<float>(i * 10 + static_cast<std::size_t>(v)));
     samples.labels.push_back(static_cast<std::int32_t>(i % 10));
@@ -50,7 +51,7 @@ TEST(BatchAssembler, NormalisesUint8SamplesAsTheFileStatisticsSay) {
   data::Samples samples;
   samples.shape = {2, 1, 2};  // two channels of two pixels
   samples.num_classes = 2;
-  std::vector<std::uint8_t> pixels(5 * 4);
+  BulkVector<std::uint8_t> pixels(5 * 4);
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 13);
   const std::vector<double> mean{0.25, 0.75};
   const std::vector<double> stddev{0.5, 0.125};

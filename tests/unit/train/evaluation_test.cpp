@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "common/bulk_memory.hpp"
 #include "common/error.hpp"
 #include "data/normalization.hpp"
 
@@ -16,7 +17,7 @@ data::Samples pixel_samples(std::vector<float>& normalised) {
   samples.shape = {1, 4, 4};
   samples.num_classes = 3;
   constexpr std::size_t kCount = 300;
-  std::vector<std::uint8_t> pixels(kCount * 16);
+  BulkVector<std::uint8_t> pixels(kCount * 16);
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>((i * 37 + i / 16) % 256);
   const std::vector<double> mean{0.4};
   const std::vector<double> stddev{0.3};
