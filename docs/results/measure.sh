@@ -3,14 +3,15 @@
 # set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache, REPETITIONS
 # runs of each, interleaved: identical 2-5 s runs differ by up to 40% on this shared machine, so the report
 # and `psbench model validate` compare predictions with each configuration's median) with a manifest per
-# dataset; the benchmark files (bench/run_all.sh); the calibration runs (1 server + 1 worker, both I/O modes,
-# three times per dataset: runs of their own, so the sweep that validates the model is not the one that calibrated
-# it), then calib.json and the report. Writes into docs/results/raw/ (committed, a few
-# hundred kB) and docs/results/.
+# dataset, and with it the calibration runs (1 server + 1 worker, both I/O modes, at the start of each
+# repetition: runs of their own, so the sweep that validates the model is not the one that calibrated it,
+# made beside it); the benchmark files (bench/run_all.sh); then calib.json and the report. Writes into
+# docs/results/raw/ (committed, a few hundred kB) and docs/results/. `calibration` remakes the calibration
+# runs alone.
 #
 # Usage: docs/results/measure.sh [sweep|bench|calibration|report|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data],
-#   REPETITIONS [3] (runs of each sweep configuration)
+#   REPETITIONS [3] (runs of each sweep configuration, and of each calibration run)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -38,7 +39,11 @@ run_sweep() {
   mkdir -p "$folder"
   started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   rm -f "$folder"/w*.json  # a file of an earlier sweep would be read as one more repetition
+  rm -f "$raw/calibration/$1"/w*.json
   for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    # Each repetition starts with its calibration runs: this VM's speed moves by 10-25% from one minute to
+    # the next (docs/model.md, session 11), and calibrating beside the runs it predicts samples the same moments.
+    calibration_runs "$1" "$2" "$3" "$repetition"
     for io in sequential parallel; do
       for servers in 1 2; do
         for workers in 1 2 3 4; do
@@ -68,18 +73,22 @@ run_bench() {
   PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
 }
 
-# run_calibration NAME DATA MODEL: the runs `psbench model calibrate --runs` fits the step time, the
-# server's service time and the exchange overhead of psbench train from (every rank with a core of its own).
-run_calibration() {
+# calibration_runs NAME DATA MODEL REPETITION: one repetition of the runs `psbench model calibrate --runs`
+# fits the step time, the server's service time and the exchange overhead of psbench train from (1 server +
+# 1 worker, every rank with a core of its own; runs of their own, not among the validated ones).
+calibration_runs() {
   local folder="$raw/calibration/$1"
   mkdir -p "$folder"
-  for repetition in 1 2 3; do
-    for io in sequential parallel; do
-      echo "measure: calibration $1 $io #$repetition"
-      mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$io" --epochs 1 --batch 64 \
-        --cold-cache --quiet --out "$folder/w1-s1-$io-$repetition.json"
-    done
+  for io in sequential parallel; do
+    echo "measure: calibration $1 $io #$4"
+    mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$io" --epochs 1 --batch 64 \
+      --cold-cache --quiet --out "$folder/w1-s1-$io-$4.json"
   done
+}
+
+# run_calibration NAME DATA MODEL: every repetition of the calibration runs, on their own.
+run_calibration() {
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do calibration_runs "$@" "$repetition"; done
 }
 
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
@@ -99,6 +108,6 @@ case "${1:-all}" in
   calibration) make_datasets; run_calibration fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
                run_calibration synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
   report) run_report ;;
-  all) "$0" sweep; "$0" bench; "$0" calibration; "$0" report ;;
+  all) "$0" sweep; "$0" bench; "$0" report ;;
   *) echo "measure: error: unknown step '$1' (sweep, bench, calibration, report or all)" >&2; exit 2 ;;
 esac
