@@ -12,6 +12,15 @@
 namespace psbench::ps {
 namespace {
 
+// Values at the start of a shard that a server claims for writing while chunk 0 of a push arrives.
+constexpr std::size_t kPrefetchValues = 4096;  // 16 KiB: a small shard whole, well inside L1 and L2
+constexpr std::size_t kValuesPerLine = 64 / sizeof(float);
+
+// Starts moving values' cache lines into this core's cache, for writing, without waiting for them.
+void prefetch_for_write(std::span<const float> values) {
+  for (std::size_t i = 0; i < values.size(); i += kValuesPerLine) __builtin_prefetch(values.data() + i, 1, 3);
+}
+
 // Slots of a server's receive ring (protocol.hpp's ring_chunks) as a count of buffers.
 std::size_t ring_slots(std::size_t shard_size) { return static_cast<std::size_t>(ring_chunks(shard_size)); }
 
@@ -188,6 +197,9 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
   for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
+  // The worker's copy of the last reply took the shard's lines to its core: claiming the first ones back
+  // while chunk 0 arrives keeps a small shard's update from waiting on them (docs/benchmarks.md, session 11).
+  prefetch_for_write(weights_.first(std::min(weights_.size(), kPrefetchValues)));
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c % slots);
     const auto [offset, count] = chunk_span(weights_.size(), c);
