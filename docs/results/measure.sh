@@ -3,7 +3,7 @@
 # set, W = 1..4 workers, S = 1 and 2 servers, sequential and parallel I/O, 1 epoch, cold cache, REPETITIONS
 # runs of each, interleaved: identical 2-5 s runs differ by up to 40% on this shared machine, so the report
 # and `psbench model validate` compare predictions with each configuration's median) with a manifest per
-# dataset, and with it the calibration runs (1 server + 1 worker, both I/O modes, at the start of each
+# dataset, and with it the calibration runs (1 server + 1 worker, both I/O modes, shuffled into each
 # repetition: runs of their own, so the sweep that validates the model is not the one that calibrated it,
 # made beside it); the benchmark files (bench/run_all.sh); then calib.json and the report. Writes into
 # docs/results/raw/ (committed, a few hundred kB) and docs/results/. `calibration` remakes the calibration
@@ -32,30 +32,50 @@ make_datasets() {
   sync
 }
 
+# shuffled SEED WORD...: the words in an order fixed by SEED (Fisher-Yates on bash's RANDOM).
+shuffled() {
+  RANDOM=$1
+  shift
+  local items=("$@") i j swap
+  for ((i = ${#items[@]} - 1; i > 0; i--)); do
+    j=$((RANDOM % (i + 1)))
+    swap=${items[i]} items[i]=${items[j]} items[j]=$swap
+  done
+  echo "${items[@]}"
+}
+
 # run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (CONTRACTS.md C;
-# ranks_per_node is the largest run's, 4 workers + 2 servers, all on this host).
+# ranks_per_node is the largest run's, 4 workers + 2 servers, all on this host). Each repetition runs its 16
+# configurations and its two calibration runs in a shuffled order (seeded by the repetition): this VM's speed
+# moves by 10-25% from one minute to the next, and the first touch of memory that sat free costs a run up to
+# 0.9 s (docs/model.md, session 11), so no configuration, and not the calibration, always takes the same place.
 run_sweep() {
-  local name="$1" data="$2" model="$3" folder="$raw/sweep/$1" entries=() started
+  local name="$1" data="$2" model="$3" folder="$raw/sweep/$1" entries=() started job jobs
   mkdir -p "$folder"
   started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   rm -f "$folder"/w*.json  # a file of an earlier sweep would be read as one more repetition
   rm -f "$raw/calibration/$1"/w*.json
   for ((repetition = 1; repetition <= repetitions; repetition++)); do
-    # Each repetition starts with its calibration runs: this VM's speed moves by 10-25% from one minute to
-    # the next (docs/model.md, session 11), and calibrating beside the runs it predicts samples the same moments.
-    calibration_runs "$1" "$2" "$3" "$repetition"
+    jobs=(calibration:sequential calibration:parallel)
     for io in sequential parallel; do
       for servers in 1 2; do
-        for workers in 1 2 3 4; do
-          local file="w${workers}-s${servers}-${io}-r${repetition}.json" code=0
-          local command=(mpirun --oversubscribe -np $((workers + servers)) "$psbench" train --data "$data"
-            --model "$model" --servers "$servers" --io "$io" --epochs 1 --batch 64 --cold-cache --quiet
-            --out "$folder/$file")
-          echo "measure: $name $io S=$servers W=$workers #$repetition"
-          "${command[@]}" || code=$?
-          entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $code}")
-        done
+        for workers in 1 2 3 4; do jobs+=("$io:$servers:$workers"); done
       done
+    done
+    for job in $(shuffled "$repetition" "${jobs[@]}"); do
+      local io servers workers
+      IFS=: read -r io servers workers <<<"$job"
+      if [[ $io == calibration ]]; then
+        calibration_run "$1" "$2" "$3" "$servers" "$repetition"
+        continue
+      fi
+      local file="w${workers}-s${servers}-${io}-r${repetition}.json" code=0
+      local command=(mpirun --oversubscribe -np $((workers + servers)) "$psbench" train --data "$data"
+        --model "$model" --servers "$servers" --io "$io" --epochs 1 --batch 64 --cold-cache --quiet
+        --out "$folder/$file")
+      echo "measure: $name $io S=$servers W=$workers #$repetition"
+      "${command[@]}" || code=$?
+      entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $code}")
     done
   done
   local runs
@@ -73,22 +93,22 @@ run_bench() {
   PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
 }
 
-# calibration_runs NAME DATA MODEL REPETITION: one repetition of the runs `psbench model calibrate --runs`
-# fits the step time, the server's service time and the exchange overhead of psbench train from (1 server +
-# 1 worker, every rank with a core of its own; runs of their own, not among the validated ones).
-calibration_runs() {
+# calibration_run NAME DATA MODEL IO REPETITION: one of the runs `psbench model calibrate --runs` fits the
+# step time, the server's service time and the exchange overhead of psbench train from (1 server + 1 worker,
+# every rank with a core of its own; runs of their own, not among the validated ones).
+calibration_run() {
   local folder="$raw/calibration/$1"
   mkdir -p "$folder"
-  for io in sequential parallel; do
-    echo "measure: calibration $1 $io #$4"
-    mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$io" --epochs 1 --batch 64 \
-      --cold-cache --quiet --out "$folder/w1-s1-$io-$4.json"
-  done
+  echo "measure: calibration $1 $4 #$5"
+  mpirun -np 2 "$psbench" train --data "$2" --model "$3" --servers 1 --io "$4" --epochs 1 --batch 64 \
+    --cold-cache --quiet --out "$folder/w1-s1-$4-$5.json"
 }
 
 # run_calibration NAME DATA MODEL: every repetition of the calibration runs, on their own.
 run_calibration() {
-  for ((repetition = 1; repetition <= repetitions; repetition++)); do calibration_runs "$@" "$repetition"; done
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    for io in sequential parallel; do calibration_run "$@" "$io" "$repetition"; done
+  done
 }
 
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
