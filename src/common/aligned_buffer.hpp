@@ -6,12 +6,11 @@
 
 namespace psbench {
 
-/// A zero-filled float array on a 64-byte boundary (a cache line, an AVX-512 vector), sized once. Every
-/// buffer that MPI moves in bulk is one: a kernel copy (Open MPI's CMA single copy within a node) whose
-/// destination lies 1-31 bytes past its source's offset within a cache line runs 5-6x slower on AMD Zen 3
-/// (docs/architecture.md, "Buffer alignment"), and two buffers on this boundary never do. A buffer of 2 MiB
-/// or more lies on a 2 MiB boundary in transparent huge pages (madvise): in a VM, where each 4 KiB page fault
-/// costs ~12 us, that makes its zero-fill 35x and a kernel copy of it 1.5-2x faster (docs/benchmarks.md).
+/// A zero-filled float array from allocate_bulk (common/bulk_memory.hpp: a 64-byte boundary, and from 2 MiB a
+/// 2 MiB boundary in transparent huge pages), sized once. Every buffer that MPI moves in bulk is one: a kernel
+/// copy (Open MPI's CMA single copy within a node) whose destination lies 1-31 bytes past its source's offset
+/// within a cache line runs 5-6x slower on AMD Zen 3 (docs/architecture.md, "Buffer alignment"), and two
+/// buffers on this boundary never do; in huge pages a kernel copy runs 1.5-2x faster (docs/benchmarks.md).
 class AlignedBuffer {
  public:
   /// Allocates and zeroes count floats; throws std::bad_alloc when memory runs out.
