@@ -39,7 +39,7 @@ struct Calibration {
   FittedValue disk_sequential_Bps;   ///< one reader's bandwidth, bytes/s
   LinearFit disk_sequential;         ///< one reader's seconds vs bytes (intercept: open and set-up)
   FittedValue disk_parallel_Bps;     ///< all readers together, bytes/s
-  FittedValue setup_s;               ///< set-up outside the read (init_total - init_io), from runs
+  FittedValue setup_s;               ///< set-up and stop outside the read and the training, from runs
   FittedValue exchange_overhead_s;   ///< per-step exchange time seen by workers beyond the fits, from runs
   std::vector<std::string> sources;  ///< every file read
 };

@@ -34,20 +34,25 @@ double mean_service_per_update(const results::ResultsFile& run) {
 
 }  // namespace
 
+double read_end_s(const results::ResultsFile& run) {
+  double end = 0.0;
+  for (const results::LoadEntry& entry : run.load) end = std::max(end, entry.timing.wait_s + entry.timing.read_s);
+  return end;
+}
+
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points) {
   if (run.config.mode != "async") return;
   points.sources.push_back(path);
   add_reads(run, points);
-  const bool uncontended = run.env.workers + run.env.servers <= run.env.cores;
+  if (run.env.workers + run.env.servers > run.env.cores) return;  // contended: every time holds waits for a core
   const double service = mean_service_per_update(run);
   const double bytes = static_cast<double>(run.model.parameter_bytes);
-  if (uncontended && service > 0.0)
-    points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});
+  if (service > 0.0) points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});
+  // Everything the run's total holds beyond its read and its training: set-up before the first step (the
+  // model, the exchange's buffers, the first weights) and the stop after the last.
+  points.setup_s.push_back(run.phases[common_phase::kTotal] - run.train.training_s - read_end_s(run));
   for (const results::RankEntry& rank : run.per_rank) {
     if (!rank.worker || rank.worker->steps == 0) continue;
-    const results::LoadTiming& load = rank.worker->load;
-    points.setup_s.push_back(phase(rank, common_phase::kInitTotal) - (load.wait_s + load.read_s));
-    if (!uncontended) continue;
     const auto steps = static_cast<double>(rank.worker->steps);
     points.step_s_vs_batch[run.config.model].push_back(
         {static_cast<double>(run.config.batch), phase(rank, common_phase::kCompute) / steps});

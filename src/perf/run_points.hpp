@@ -12,7 +12,7 @@ namespace psbench::perf {
 /// What the results files of real runs measure on psbench's own code path.
 struct RunPoints {
   std::map<std::string, std::vector<Point>> step_s_vs_batch;  ///< compute per step, uncontended runs
-  std::vector<double> setup_s;                                ///< init_total - (load wait + read) per worker
+  std::vector<double> setup_s;                                ///< total - training - read_end_s, uncontended runs
   std::vector<Point> sequential_read;                         ///< seconds vs bytes per sequential reader
   std::vector<double> parallel_read_Bps;                      ///< all bytes / the slowest reader, parallel runs
   std::vector<Point> service_s_vs_shard_bytes;                ///< server busy time per update, uncontended
@@ -20,8 +20,11 @@ struct RunPoints {
   std::vector<std::string> sources;                           ///< files used
 };
 
-/// Adds one async run's points; a run whose ranks outnumber its cores gives only set-up and read points,
-/// since its compute and service times include waiting for a core. Sync and local runs are skipped.
+/// When the run's start-up read ended: the latest wait + read of any reader (0 without readers).
+double read_end_s(const results::ResultsFile& run);
+
+/// Adds one async run's points; a run whose ranks outnumber its cores gives only read points, since its
+/// compute, service and set-up times include waiting for a core. Sync and local runs are skipped.
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points);
 
 }  // namespace psbench::perf

@@ -80,6 +80,13 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
   if (costs.disk_parallel_Bps <= 0.0) costs.disk_parallel_Bps = costs.disk_sequential_Bps;
 }
 
+// Set-up is each worker's CPU work (its model, primitives and buffers; a server's is lighter): the workers
+// of the busiest node do it at once on its cores, so it stretches by their number over the cores.
+double setup_seconds(const Calibration& calibration, const StepCosts& costs) {
+  const double node_workers = std::min(costs.workers, costs.ranks_per_node);
+  return calibration.setup_s.value * std::max(1.0, node_workers / costs.cores_per_node);
+}
+
 }  // namespace
 
 double shard_link_transfers(double shard_bytes) {
@@ -106,7 +113,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   costs.steps_per_worker = scenario.epochs * ceil_div(partition, scenario.batch);
   costs.training_samples = static_cast<double>(scenario.epochs) * static_cast<double>(scenario.samples);
   io_costs(calibration, scenario, costs);
-  costs.setup_s = calibration.setup_s.value;
+  costs.setup_s = setup_seconds(calibration, costs);
   return costs;
 }
 

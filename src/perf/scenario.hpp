@@ -49,7 +49,7 @@ struct StepCosts {
   double read_open_s = 0.0;          ///< fixed cost of one reader (open, set-up)
   double disk_sequential_Bps = 0.0;  ///< one reader's bandwidth
   double disk_parallel_Bps = 0.0;    ///< all readers together
-  double setup_s = 0.0;              ///< set-up outside the read
+  double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
   /// A server's time per update as psbench's protocol spends it: one push at a time, applied and replied to

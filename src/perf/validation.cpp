@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "common/median.hpp"
 #include "perf/predict.hpp"
+#include "perf/run_points.hpp"
 #include "results/file_io.hpp"
 
 namespace psbench::perf {
@@ -41,12 +42,6 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
 // The slowest reader's end: its wait for the token plus its read. This is what the disk term predicts and
 // what phases.init_io holds once it times the read alone (CONTRACTS.md D); until then init_io also holds
 // the samples' conversion to float32, which calibrate counts as set-up.
-double read_end(const results::ResultsFile& run) {
-  double end = 0.0;
-  for (const results::LoadEntry& entry : run.load) end = std::max(end, entry.timing.wait_s + entry.timing.read_s);
-  return end;
-}
-
 // What runs that repeat one another share: everything in their config but the output and trace files.
 std::string configuration_of(const results::ResultsFile& run) {
   const results::Config& c = run.config;
@@ -93,7 +88,8 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   out.servers = run.env.servers;
   out.io = run.config.io;
   out.configuration = configuration_of(run);
-  out.measured = {{"init_io", read_end(run)}, {"compute", run.train.training_s}, {"total", run.phases[Phase::kTotal]}};
+  out.measured = {
+      {"init_io", read_end_s(run)}, {"compute", run.train.training_s}, {"total", run.phases[Phase::kTotal]}};
   out.lowest = out.highest = out.measured;
   for (const Prediction& p : predict(calibration, request)) {
     out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};

@@ -1,0 +1,51 @@
+// add_run: the set-up point is what a run's total holds beyond its read and its training, and a run whose
+// ranks outnumber its cores gives read points only.
+#include "perf/run_points.hpp"
+
+#include <gtest/gtest.h>
+
+namespace psbench::perf {
+namespace {
+
+// 1 server and 2 sequential readers on `cores` cores: reads end at 0.3 s (the second waited 0.2 s, read
+// 0.1 s), training takes 2 s of a 2.5 s total.
+results::ResultsFile two_reader_run(int cores) {
+  results::ResultsFile run;
+  run.config.mode = "async";
+  run.config.io = "sequential";
+  run.config.model = "mlp:64";
+  run.config.batch = 64;
+  run.env.cores = cores;
+  run.env.workers = 2;
+  run.env.servers = 1;
+  run.model.parameter_bytes = 4000;
+  run.load.resize(2);
+  run.load[0].timing.bytes = run.load[1].timing.bytes = 1000;
+  run.load[0].timing.read_s = 0.15;
+  run.load[1].timing.read_s = 0.1;
+  run.load[1].timing.wait_s = 0.2;
+  run.phases[Phase::kTotal] = 2.5;
+  run.train.training_s = 2.0;
+  return run;
+}
+
+TEST(RunPoints, ReadEndsWithTheLastReader) { EXPECT_DOUBLE_EQ(read_end_s(two_reader_run(4)), 0.3); }
+
+TEST(RunPoints, SetUpIsTheTotalBeyondReadAndTraining) {
+  RunPoints points;
+  add_run(two_reader_run(4), "run.json", points);
+  ASSERT_EQ(points.setup_s.size(), 1U);
+  EXPECT_NEAR(points.setup_s[0], 0.2, 1e-12);  // 2.5 - 2.0 - 0.3
+  EXPECT_EQ(points.sequential_read.size(), 2U);
+}
+
+TEST(RunPoints, ContendedRunGivesReadsOnly) {
+  RunPoints points;
+  add_run(two_reader_run(2), "run.json", points);  // 3 ranks on 2 cores
+  EXPECT_TRUE(points.setup_s.empty());
+  EXPECT_EQ(points.sequential_read.size(), 2U);
+  EXPECT_EQ(points.sources.size(), 1U);
+}
+
+}  // namespace
+}  // namespace psbench::perf

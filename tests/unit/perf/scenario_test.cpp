@@ -1,0 +1,48 @@
+// step_costs' set-up term: the calibrated one-worker set-up, stretched where a node's workers outnumber its
+// cores (each builds its model on a core), and left alone where every worker has a core.
+#include "perf/scenario.hpp"
+
+#include <gtest/gtest.h>
+
+namespace psbench::perf {
+namespace {
+
+// mlp:64, t_fb 10 ms; set-up 0.1 s; a 2-core machine.
+Calibration setup_calibration() {
+  Calibration c;
+  c.machine.cores = 2;
+  c.compute.push_back({"mlp:64", LinearFit{0.010, 0.0, "nn.json", 0.0, 2, {}}});
+  c.update = LinearFit{0.0, 1e-9, "server_update.json", 0.0, 2, {}};
+  c.exchange_shared_window = LinearFit{0.0, 2e-9, "push_pull.json", 0.0, 2, {}};
+  c.disk_sequential_Bps = {1e9, "data_io.json", 0.0, 2};
+  c.setup_s = {0.1, "runs", 0.0, 3};
+  return c;
+}
+
+Scenario on(const std::string& platform) {
+  Scenario s;
+  s.model = "mlp:64";
+  s.platform = parse_platform(platform, 2);
+  return s;
+}
+
+TEST(StepCosts, SetUpStretchesByTheWorkersPerCore) {
+  const Calibration c = setup_calibration();
+  const Scenario here = on("this");
+  EXPECT_DOUBLE_EQ(step_costs(c, here, 1, 1).setup_s, 0.1);  // 1 worker, 2 cores
+  EXPECT_DOUBLE_EQ(step_costs(c, here, 2, 2).setup_s, 0.1);  // 2 workers on 2 cores: the servers' is light
+  EXPECT_DOUBLE_EQ(step_costs(c, here, 4, 1).setup_s, 0.2);  // 4 workers share 2 cores: twice as long
+  EXPECT_DOUBLE_EQ(step_costs(c, here, 7, 2).setup_s, 0.35);
+}
+
+TEST(StepCosts, SetUpOnARackCountsTheBusiestNode) {
+  const Calibration c = setup_calibration();
+  Scenario rack = on("rack:64:10");
+  rack.ranks_per_node = 1;  // one rank per 2-core node: never stretched
+  EXPECT_DOUBLE_EQ(step_costs(c, rack, 32, 1).setup_s, 0.1);
+  rack.ranks_per_node = 6;  // 6 workers on a node's 2 cores
+  EXPECT_DOUBLE_EQ(step_costs(c, rack, 48, 2).setup_s, 0.3);
+}
+
+}  // namespace
+}  // namespace psbench::perf
