@@ -4,22 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include "two_core_calibration.hpp"
+
 namespace psbench::perf {
 namespace {
 
-// mlp:64 on 28x28 inputs; t_fb 10 ms at any batch, the update 2 ms for the whole vector, push/pull over the
-// window 3 ms (1 ms beyond the update); a 2-core machine.
-Calibration two_core_calibration() {
-  Calibration c;
-  c.machine.cores = 2;
-  c.compute.push_back({"mlp:64", LinearFit{0.010, 0.0, "nn.json", 0.0, 2, {}}});
-  c.update = LinearFit{0.0, 0.002 / (4.0 * 50890.0), "server_update.json", 0.0, 2, {}};
-  c.exchange_shared_window = LinearFit{0.0, 0.003 / (4.0 * 50890.0), "push_pull.json", 0.0, 2, {}};
-  c.disk_sequential = LinearFit{0.0, 1e-9, "data_io.json", 0.0, 2, {}};
-  c.disk_sequential_Bps = {1e9, "data_io.json", 0.0, 2};
-  c.disk_parallel_Bps = {1e9, "data_io.json", 0.0, 2};
-  return c;
-}
+using test_support::two_core_calibration;
 
 Scenario two_cores() {
   Scenario s;

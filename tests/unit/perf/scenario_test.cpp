@@ -4,17 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include "two_core_calibration.hpp"
+
 namespace psbench::perf {
 namespace {
 
-// mlp:64, t_fb 10 ms; set-up 0.1 s; a 2-core machine.
+// The 2-core calibration with a set-up of 0.1 s.
 Calibration setup_calibration() {
-  Calibration c;
-  c.machine.cores = 2;
-  c.compute.push_back({"mlp:64", LinearFit{0.010, 0.0, "nn.json", 0.0, 2, {}}});
-  c.update = LinearFit{0.0, 1e-9, "server_update.json", 0.0, 2, {}};
-  c.exchange_shared_window = LinearFit{0.0, 2e-9, "push_pull.json", 0.0, 2, {}};
-  c.disk_sequential_Bps = {1e9, "data_io.json", 0.0, 2};
+  Calibration c = test_support::two_core_calibration();
   c.setup_s = {0.1, "runs", 0.0, 3};
   return c;
 }
