@@ -20,7 +20,8 @@ struct RunPoints {
   std::vector<std::string> sources;                           ///< files used
 };
 
-/// When the run's start-up read ended: the latest wait + read of any reader (0 without readers).
+/// When the run's start-up read ended, what the disk term predicts: the latest wait + read of any reader (0
+/// without readers).
 double read_end_s(const results::ResultsFile& run);
 
 /// Adds one async run's points; a run whose ranks outnumber its cores gives only read points, since its

@@ -39,9 +39,6 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   return s;
 }
 
-// The slowest reader's end: its wait for the token plus its read. This is what the disk term predicts and
-// what phases.init_io holds once it times the read alone (CONTRACTS.md D); until then init_io also holds
-// the samples' conversion to float32, which calibrate counts as set-up.
 // What runs that repeat one another share: everything in their config but the output and trace files.
 std::string configuration_of(const results::ResultsFile& run) {
   const results::Config& c = run.config;
