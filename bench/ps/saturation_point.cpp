@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -47,8 +48,9 @@ struct RankMeasure {
   double service_sum = 0.0;  // server: per-update service seconds (in the window, else the whole run)
   double service_square = 0.0;
   double services = 0.0;
-  double cpu_seconds = 0.0;    // client: its thread's CPU time over the whole loop (kernel included)
+  double cpu_seconds = 0.0;    // its thread's CPU time (kernel included): client, the whole loop; server, cpu_updates'
   double all_exchanges = 0.0;  // client: the exchanges of the whole loop
+  double cpu_updates = 0.0;    // server: the updates its cpu_seconds served
   double huge_share = 0.0;     // server, shared path: its mapping of the clients' segments on 2 MiB pages
 };
 constexpr std::size_t kFields = sizeof(RankMeasure) / sizeof(double);
@@ -189,6 +191,12 @@ RankMeasure server_measure(const std::vector<ps::EpochProgress>& rounds, const p
   return measure;
 }
 
+// The server thread's CPU time and update count at one round's end.
+struct CpuMark {
+  double cpu_seconds = 0.0;
+  double updates = 0.0;
+};
+
 RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topology, const ps::ShardLayout& layout,
                        const ps::NodeLink* link, const PointSpec& spec) {
   const std::vector<float> initial(spec.parameters, 0.0F);
@@ -197,11 +205,30 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
   rounds.reserve(1 << 16);
   sleeping_barrier(sub, kActivePoll);
   const double start = monotonic_seconds();
-  const ps::ServerStats stats = server.serve([&](const ps::EpochProgress& round) { rounds.push_back(round); });
+  const double cpu_start = thread_cpu_seconds();
   // The window opens a warm-up after every client's uncounted first exchange (round 0), as the clients' do.
-  const double opened = !rounds.empty() && rounds.front().epoch == 0 ? rounds.front().finished_at : start;
+  const auto opened = [&] { return !rounds.empty() && rounds.front().epoch == 0 ? rounds.front().finished_at : start; };
+  // The CPU clock is read twice, at the first round of the window and the first after it (a read costs a
+  // system call, several µs on a VM: not one per update).
+  std::optional<CpuMark> window_start, window_end;
+  const ps::ServerStats stats = server.serve([&](const ps::EpochProgress& round) {
+    rounds.push_back(round);
+    const auto updates = static_cast<double>(round.updates);
+    if (!window_start && round.finished_at >= opened() + spec.warmup_seconds) {
+      window_start = CpuMark{thread_cpu_seconds(), updates};
+    } else if (window_start && !window_end && round.finished_at > opened() + spec.seconds) {
+      window_end = CpuMark{thread_cpu_seconds(), updates};
+    }
+  });
   RankMeasure measure =
-      server_measure(rounds, stats, opened + spec.warmup_seconds, opened + spec.seconds, spec.clients);
+      server_measure(rounds, stats, opened() + spec.warmup_seconds, opened() + spec.seconds, spec.clients);
+  if (window_start && window_end && window_end->updates > window_start->updates) {
+    measure.cpu_seconds = window_end->cpu_seconds - window_start->cpu_seconds;
+    measure.cpu_updates = window_end->updates - window_start->updates;
+  } else {  // too few rounds to frame the window: the whole run
+    measure.cpu_seconds = thread_cpu_seconds() - cpu_start;
+    measure.cpu_updates = static_cast<double>(stats.updates);
+  }
   if (link != nullptr && !link->local_workers().empty()) {
     const ps::LocalWorker& worker = link->local_workers().front();
     measure.huge_share = mpi::huge_page_share(std::as_bytes(std::span(worker.gradients, spec.parameters)));
@@ -212,7 +239,7 @@ RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topolog
 // Sums the clients' figures and takes the busiest server's utilisation.
 PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   double exchanges = 0.0, response = 0.0, think = 0.0, window = 0.0, utilization = 0.0, cpu = 0.0, cycles = 0.0;
-  double service = 0.0, square = 0.0, services = 0.0, huge_share = 0.0;
+  double service = 0.0, square = 0.0, services = 0.0, huge_share = 0.0, server_cpu = 0.0, server_updates = 0.0;
   std::array<double, kSlices> done{}, updates{}, busy{};  // per slice: clients' exchanges, servers' updates, service
   for (std::size_t r = 0; r < all.size() / kFields; ++r) {
     std::array<double, kFields> fields{};
@@ -224,6 +251,8 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
       service += m.service_sum;
       square += m.service_square;
       services += m.services;
+      server_cpu += m.cpu_seconds;
+      server_updates += m.cpu_updates;
       for (std::size_t i = 0; i < kSlices; ++i) {
         updates[i] += m.slice_events[i];
         busy[i] += m.slice_service[i];
@@ -252,6 +281,7 @@ PointResult combine(const std::vector<double>& all, const PointSpec& spec) {
   if (spec.clients == 1 && services > 0.0) point.service_us = 1e6 * robust_ratio(busy, updates, updates);
   point.think_us = exchanges > 0.0 ? 1e6 * think / exchanges : 0.0;
   point.client_cpu_us = cycles > 0.0 ? 1e6 * cpu / cycles : 0.0;
+  point.server_cpu_us = server_updates > 0.0 ? 1e6 * server_cpu / server_updates : 0.0;
   if (spec.clients == 1 && services > 1.0 && square > 0.0) {
     const double mean = service / services;
     result.service_cv = std::sqrt(std::max(0.0, square / services - mean * mean)) / mean;

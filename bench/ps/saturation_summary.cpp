@@ -19,7 +19,7 @@ SaturationPoint median_point(const std::vector<SaturationPoint>& repeats) {
   for (double SaturationPoint::*field :
        {&SaturationPoint::updates_per_s, &SaturationPoint::utilization, &SaturationPoint::response_us,
         &SaturationPoint::queue_length, &SaturationPoint::service_us, &SaturationPoint::think_us,
-        &SaturationPoint::client_cpu_us}) {
+        &SaturationPoint::client_cpu_us, &SaturationPoint::server_cpu_us}) {
     point.*field = median_of(field);
   }
   return point;

@@ -14,6 +14,7 @@ struct SaturationPoint {
   double service_us = 0.0;     ///< mean service time per update per server at this k
   double think_us = 0.0;       ///< mean think (sleep) time the clients measured
   double client_cpu_us = 0.0;  ///< a client's CPU time per exchange (its thread's, kernel included; sleep takes none)
+  double server_cpu_us = 0.0;  ///< a server's CPU time per update (its thread's, kernel included, idle waits too)
 };
 
 /// Where a run's throughput levels off.

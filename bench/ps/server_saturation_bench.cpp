@@ -30,6 +30,8 @@ constexpr const char* kNote = "compute is emulated: each client sleeps think_us 
 struct BusyProbe {
   double service_us = 0.0;     // D of a server kept busy by the K clients
   double updates_per_s = 0.0;  // the throughput it ran at
+  double server_cpu_us = 0.0;  // a server's CPU time per update there
+  double client_cpu_us = 0.0;  // a client's CPU time per exchange there
 };
 
 // The runs of one parameter count and think time: one per server count, interleaved over k and repeated.
@@ -71,14 +73,10 @@ bench::SaturationPoint probe_point(const psbench::mpi::Communicator& world, cons
 
 // The medians of probes, broadcast from world rank 0 (where the points' figures are).
 BusyProbe median_probe(const psbench::mpi::Communicator& world, const std::vector<bench::SaturationPoint>& probes) {
-  std::vector<double> services, rates;
-  for (const auto& probe : probes) {
-    services.push_back(probe.service_us);
-    rates.push_back(probe.updates_per_s);
-  }
-  double medians[2] = {psbench::median(services), psbench::median(rates)};
-  world.broadcast(std::span<double>(medians, 2), 0);
-  return {medians[0], medians[1]};
+  const bench::SaturationPoint median = probes.empty() ? bench::SaturationPoint{} : bench::median_point(probes);
+  double medians[4] = {median.service_us, median.updates_per_s, median.server_cpu_us, median.client_cpu_us};
+  world.broadcast(std::span<double>(medians, 4), 0);
+  return {medians[0], medians[1], medians[2], medians[3]};
 }
 
 // D with one server kept busy, the unit the think ratios multiply and the points' lengths start from.
@@ -130,7 +128,8 @@ nlohmann::json point_json(const std::vector<bench::PointResult>& repeats, bench:
           {"queue_length", median.queue_length},
           {"service_us", median.service_us},
           {"think_measured_us", median.think_us},
-          {"client_cpu_us", median.client_cpu_us}};
+          {"client_cpu_us", median.client_cpu_us},
+          {"server_cpu_us", median.server_cpu_us}};
 }
 
 nlohmann::json run_json(const RunSet& set, std::size_t s, bool shared) {
@@ -155,6 +154,8 @@ nlohmann::json run_json(const RunSet& set, std::size_t s, bool shared) {
                      {"service_busy_us", set.busy[s].service_us},
                      {"busy_clients", set.busy_clients},
                      {"busy_updates_per_s", set.busy[s].updates_per_s},
+                     {"server_cpu_busy_us", set.busy[s].server_cpu_us},
+                     {"client_cpu_busy_us", set.busy[s].client_cpu_us},
                      {"client_cpu_us", points.front().client_cpu_us},
                      {"plateau_updates_per_s", knee.plateau_updates_per_s},
                      {"knee_clients", knee.clients},

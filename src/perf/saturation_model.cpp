@@ -51,6 +51,8 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   if (!(run.service_us > 0.0)) throw UserError(run_name(run) + " has service_us " + std::to_string(run.service_us));
   if (run.service_busy_us && !(*run.service_busy_us > 0.0))
     throw UserError(run_name(run) + " has service_busy_us " + std::to_string(*run.service_busy_us));
+  if (run.server_cpu_busy_us && !(*run.server_cpu_busy_us > 0.0))
+    throw UserError(run_name(run) + " has server_cpu_busy_us " + std::to_string(*run.server_cpu_busy_us));
   if (!(run.think_us >= 0.0)) throw UserError(run_name(run) + " has think_us " + std::to_string(run.think_us));
   if (run.servers < 1) throw UserError(run_name(run) + " has no server");
   if (run.busy_clients && *run.busy_clients < 1)
@@ -68,8 +70,12 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   inputs.cores = cores;
   inputs.cpu_station = cpu_station;
   const int probe_clients = run.busy_clients.value_or(1);
-  if (run.service_busy_us && run.busy_updates_per_s && saturation_cores_shared(inputs, probe_clients))
+  if (!saturation_cores_shared(inputs, probe_clients)) return inputs;
+  if (run.server_cpu_busy_us) {
+    inputs.service_s = 1e-6 * *run.server_cpu_busy_us;  // what an update needs of a core: nothing to unstretch
+  } else if (run.service_busy_us && run.busy_updates_per_s) {
     inputs.service_s /= server_stretch(inputs, *run.busy_updates_per_s);
+  }
   return inputs;
 }
 

@@ -35,11 +35,12 @@ struct SaturationPrediction {
 };
 
 /// The inputs of one run; cores from the file's context. D is service_busy_us (service_us in a file that has
-/// none); where that probe's busy_clients shared the cores with the servers (cpu_station), D is its time
-/// divided by the probe's own server_stretch at busy_updates_per_s, so that the model does not stretch it
-/// twice. D_0 is service_us: at k = 1 with a think time the server sleeps before every update. Throws
-/// UserError (naming the run) for a run with no k = 1 point, a service time that is not positive, a negative
-/// think time, a probe of no clients or cores below 1.
+/// none); where that probe's busy_clients shared the cores with the servers (cpu_station), D is what an update
+/// needs of a core: the probe's server_cpu_busy_us where the file has it, else its time divided by the probe's
+/// own server_stretch at busy_updates_per_s, so that the model does not stretch it twice. D_0 is service_us:
+/// at k = 1 with a think time the server sleeps before every update. Throws UserError (naming the run) for a
+/// run with no k = 1 point, a service or CPU time that is not positive, a negative think time, a probe of no
+/// clients or cores below 1.
 SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores, bool cpu_station = true);
 
 /// D_0 where the run has one, else D: the service of a push that finds the server idle.

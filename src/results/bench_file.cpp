@@ -129,6 +129,7 @@ void fields(Self& r, Visit&& visit) {
   visit("busy_clients", r.busy_clients);
   visit("busy_updates_per_s", r.busy_updates_per_s);
   visit("client_cpu_us", r.client_cpu_us);
+  visit("server_cpu_busy_us", r.server_cpu_busy_us);
   visit("window_huge_pages", r.window_huge_pages);
   visit("knee_clients", r.knee_clients);
   visit("knee_model", r.knee_model);

@@ -105,6 +105,7 @@ struct SaturationRun {
   std::optional<int> busy_clients{};           ///< the clients of that probe (absent: 1, files before session 7)
   std::optional<double> busy_updates_per_s{};  ///< the throughput of that probe (absent before session 7)
   std::optional<double> client_cpu_us{};       ///< a client's CPU time per exchange at k = 1 (kernel included)
+  std::optional<double> server_cpu_busy_us{};  ///< a server's CPU time per update in the busy probe (kernel included)
   std::optional<double> window_huge_pages{};   ///< shared path: share of the server's mapping in 2 MiB pages
   /// Member-wise equality.
   bool operator==(const SaturationRun&) const = default;

@@ -34,9 +34,9 @@ TEST(FindKnee, NoRiseMeansAKneeAtOneClient) {
 TEST(MedianPoint, EachFigureIsItsOwnMedian) {
   // Three repetitions of k = 4; the slow one (a descheduled moment) holds the lowest rate and the longest
   // response, and neither survives the median.
-  const std::vector<SaturationPoint> repeats{{4, 900.0, 0.95, 4100.0, 3.7, 1010.0, 2100.0, 40.0},
-                                             {4, 400.0, 0.70, 9000.0, 3.6, 1500.0, 2200.0, 90.0},
-                                             {4, 1000.0, 0.99, 3900.0, 3.9, 990.0, 2050.0, 35.0}};
+  const std::vector<SaturationPoint> repeats{{4, 900.0, 0.95, 4100.0, 3.7, 1010.0, 2100.0, 40.0, 800.0},
+                                             {4, 400.0, 0.70, 9000.0, 3.6, 1500.0, 2200.0, 90.0, 1300.0},
+                                             {4, 1000.0, 0.99, 3900.0, 3.9, 990.0, 2050.0, 35.0, 780.0}};
   const SaturationPoint point = median_point(repeats);
   EXPECT_EQ(point.clients, 4);
   EXPECT_DOUBLE_EQ(point.updates_per_s, 900.0);
@@ -46,6 +46,7 @@ TEST(MedianPoint, EachFigureIsItsOwnMedian) {
   EXPECT_DOUBLE_EQ(point.service_us, 1010.0);
   EXPECT_DOUBLE_EQ(point.think_us, 2100.0);
   EXPECT_DOUBLE_EQ(point.client_cpu_us, 40.0);
+  EXPECT_DOUBLE_EQ(point.server_cpu_us, 800.0);
   EXPECT_DOUBLE_EQ(median_point({repeats[0], repeats[1]}).updates_per_s, 650.0);
 }
 

@@ -169,6 +169,20 @@ TEST(SaturationInputsFromFile, TakesABusyProbeOnSharedCoresWithoutItsStretch) {
   EXPECT_THROW(saturation_inputs(run, 2), UserError);
 }
 
+TEST(SaturationInputsFromFile, TakesTheServersMeasuredCpuAsDOnSharedCores) {
+  results::SaturationRun run = measured_run();
+  run.servers = 2;
+  run.client_cpu_us = 50.0;
+  run.service_busy_us = 1200.0;
+  run.busy_clients = 16;
+  run.busy_updates_per_s = 4000.0;
+  run.server_cpu_busy_us = 900.0;  // what each update took of a core, where the clock saw 1,200 us
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 2).service_s, 900e-6) << "measured, not derived from a stretch";
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 64).service_s, 1200e-6) << "a core for every rank: the clock's D";
+  run.server_cpu_busy_us = 0.0;
+  EXPECT_THROW(saturation_inputs(run, 2), UserError);
+}
+
 TEST(SaturationMva, OneClientIsServedInTheIdleTimeAndManyAtTheBusyOne) {
   SaturationInputs in = inputs();
   in.idle_service_s = 1.5 * kD;
