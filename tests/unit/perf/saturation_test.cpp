@@ -150,13 +150,19 @@ TEST(SaturationInputsFromFile, TakesTheBusyServiceAsDAndTheOneClientServiceAsIdl
   EXPECT_THROW(saturation_inputs(run, 2), UserError);
 }
 
-TEST(SaturationInputsFromFile, TakesABusyProbeOnSharedCoresWithoutItsStretch) {
+// Two servers probed by 16 busy clients at 4,000 updates/s, 1,200 us each by the server's clock, on 2 cores.
+results::SaturationRun shared_core_probe_run() {
   results::SaturationRun run = measured_run();
   run.servers = 2;
   run.client_cpu_us = 50.0;
   run.service_busy_us = 1200.0;
   run.busy_clients = 16;
   run.busy_updates_per_s = 4000.0;
+  return run;
+}
+
+TEST(SaturationInputsFromFile, TakesABusyProbeOnSharedCoresWithoutItsStretch) {
+  results::SaturationRun run = shared_core_probe_run();
   // The probe's 16 clients took X c_cpu = 0.2 of the 2 cores; its 2 servers shared 1.8: stretch 2 / 1.8.
   EXPECT_NEAR(saturation_inputs(run, 2).service_s, 1200e-6 / (2.0 / 1.8), 1e-12);
   EXPECT_DOUBLE_EQ(saturation_inputs(run, 2, false).service_s, 1200e-6) << "--cpu off: no stretch to take out";
@@ -170,12 +176,7 @@ TEST(SaturationInputsFromFile, TakesABusyProbeOnSharedCoresWithoutItsStretch) {
 }
 
 TEST(SaturationInputsFromFile, TakesTheServersMeasuredCpuAsDOnSharedCores) {
-  results::SaturationRun run = measured_run();
-  run.servers = 2;
-  run.client_cpu_us = 50.0;
-  run.service_busy_us = 1200.0;
-  run.busy_clients = 16;
-  run.busy_updates_per_s = 4000.0;
+  results::SaturationRun run = shared_core_probe_run();
   run.server_cpu_busy_us = 900.0;  // what each update took of a core, where the clock saw 1,200 us
   EXPECT_DOUBLE_EQ(saturation_inputs(run, 2).service_s, 900e-6) << "measured, not derived from a stretch";
   EXPECT_DOUBLE_EQ(saturation_inputs(run, 64).service_s, 1200e-6) << "a core for every rank: the clock's D";
