@@ -1,6 +1,8 @@
 #include "perf/saturation_compare.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/error.hpp"
 #include "perf/saturation_sim.hpp"
@@ -41,7 +43,40 @@ SaturationCurve predict_curve(Kind kind, const SaturationComparison& c, const st
   return curve;
 }
 
+// A point's own D, the quantity the model's D is: the server's CPU time per update where the model took the busy
+// probe's, else its clock's service time; none where the file does not carry it.
+std::optional<double> point_service_s(const SaturationInputs& inputs, const results::SaturationPoint& point) {
+  const std::optional<double> us = inputs.service_is_cpu ? point.server_cpu_us : point.service_us;
+  if (!us || !(*us > 0.0)) return std::nullopt;
+  return 1e-6 * *us;
+}
+
+// mva at k alone, D and D_0 both the point's own D.
+double rate_given_own_service(const SaturationInputs& inputs, int clients, double service_s, TimeDistribution times) {
+  SaturationInputs own = inputs;
+  own.service_s = service_s;
+  own.idle_service_s = service_s;
+  return predict_saturation_mva(own, {clients}, times).front().updates_per_s;
+}
+
 }  // namespace
+
+std::optional<DemandDrift> demand_drift(const results::SaturationRun& run, const SaturationInputs& inputs,
+                                        TimeDistribution times) {
+  if (run.points.empty()) return std::nullopt;
+  DemandDrift drift{std::numeric_limits<double>::infinity(), 0.0, 0.0};
+  double error_sum = 0.0;
+  for (const results::SaturationPoint& point : run.points) {
+    const std::optional<double> own = point_service_s(inputs, point);
+    if (!own || !(point.updates_per_s > 0.0) || point.clients < 1) return std::nullopt;
+    drift.low = std::min(drift.low, *own / inputs.service_s);
+    drift.high = std::max(drift.high, *own / inputs.service_s);
+    const double predicted = rate_given_own_service(inputs, point.clients, *own, times);
+    error_sum += std::abs(predicted - point.updates_per_s) / point.updates_per_s;
+  }
+  drift.mva_mape_percent = 100.0 * error_sum / static_cast<double>(run.points.size());
+  return drift;
+}
 
 std::optional<double> measured_rate(const results::SaturationRun& run, int clients) {
   for (const auto& p : run.points) {
@@ -68,6 +103,7 @@ std::vector<SaturationComparison> compare_saturation(const results::SaturationFi
     c.knee_bound = saturation_knee_bound(c.inputs);
     const std::vector<int> clients = request.clients.empty() ? measured_clients(run) : request.clients;
     for (const Kind kind : request.kinds) c.curves.push_back(predict_curve(kind, c, clients, request));
+    c.drift = demand_drift(run, c.inputs, request.times);
     comparisons.push_back(std::move(c));
   }
   return comparisons;

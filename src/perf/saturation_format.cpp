@@ -51,16 +51,28 @@ Ordered run_json(const SaturationComparison& c) {
   for (const auto& p : c.run.points) measured.push_back({{"clients", p.clients}, {"updates_per_s", p.updates_per_s}});
   Ordered curves = Ordered::array();
   for (const SaturationCurve& curve : c.curves) curves.push_back(curve_json(c, curve));
+  Ordered drift = nullptr;
+  if (c.drift)
+    drift = {{"low", c.drift->low}, {"high", c.drift->high}, {"mva_mape_percent", c.drift->mva_mape_percent}};
   return {{"inputs", inputs_json(c)},
           {"knee_bound", c.knee_bound},
           {"measured", {{"knee_clients", c.measured_knee}, {"points", measured}}},
-          {"curves", curves}};
+          {"curves", curves},
+          {"demand_drift", drift}};
 }
 
 std::string number_or(const std::optional<double>& value, const char* format, const char* missing = "-") {
   if (!value) return missing;
   char text[32];
   std::snprintf(text, sizeof text, format, *value);
+  return text;
+}
+
+// The points' own D over the model's, as low-high; "-" where the run has none.
+std::string drift_range(const SaturationComparison& c) {
+  if (!c.drift) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f-%.2f", c.drift->low, c.drift->high);
   return text;
 }
 
@@ -107,7 +119,13 @@ std::string run_footer(const SaturationComparison& c) {
     out += line;
   }
   std::snprintf(line, sizeof line, "  N* = (Z + c + D) / D = %.2f\n", c.knee_bound);
-  return out + line;
+  out += line;
+  if (c.drift) {
+    std::snprintf(line, sizeof line, "  the points' own D: %.2f-%.2f x D; mva given each point's own D: MAPE %.1f%%\n",
+                  c.drift->low, c.drift->high, c.drift->mva_mape_percent);
+    out += line;
+  }
+  return out;
 }
 
 }  // namespace
@@ -147,17 +165,20 @@ std::string format_saturation_csv(const std::vector<SaturationComparison>& compa
 std::string format_saturation_table(const std::vector<SaturationComparison>& comparisons) {
   std::string out;
   for (const SaturationComparison& c : comparisons) out += run_heading(c) + run_rows(c) + run_footer(c) + "\n";
-  out += "summary (MAPE of updates/s over the measured k; knee: first k within 10% of the plateau)\n";
+  out +=
+      "summary (MAPE of updates/s over the measured k; knee: first k within 10% of the plateau; own D / D: the\n"
+      "points' own service demand over the model's D, low-high; own-D MAPE: mva given each point's own D)\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-5s %3s %9s %10s %8s %8s %13s %11s\n", "kind", "S", "P", "Z_us", "D_us", "MAPE%",
-                "knee measured", "knee model");
+  std::snprintf(line, sizeof line, "%-5s %3s %9s %10s %8s %8s %13s %11s %11s %11s\n", "kind", "S", "P", "Z_us", "D_us",
+                "MAPE%", "knee measured", "knee model", "own D / D", "own-D MAPE%");
   out += line;
   for (const SaturationComparison& c : comparisons) {
     for (const SaturationCurve& curve : c.curves) {
-      std::snprintf(line, sizeof line, "%-5s %3d %9llu %10.0f %8.0f %8s %13d %11d\n", kind_name(curve.kind),
+      std::snprintf(line, sizeof line, "%-5s %3d %9llu %10.0f %8.0f %8s %13d %11d %11s %11s\n", kind_name(curve.kind),
                     c.inputs.servers, static_cast<unsigned long long>(c.inputs.parameters), 1e6 * c.inputs.think_s,
                     1e6 * c.inputs.service_s, number_or(curve.mape_percent, "%.1f").c_str(), c.measured_knee,
-                    curve.knee_clients);
+                    curve.knee_clients, drift_range(c).c_str(),
+                    number_or(c.drift ? std::optional(c.drift->mva_mape_percent) : std::nullopt, "%.1f").c_str());
       out += line;
     }
   }

@@ -115,6 +115,8 @@ void fields(Self& p, Visit&& visit) {
   visit("utilization", p.utilization);
   visit("response_us", p.response_us);
   visit("queue_length", p.queue_length);
+  visit("service_us", p.service_us);
+  visit("server_cpu_us", p.server_cpu_us);
 }
 
 template <FieldsOf<SaturationRun> Self, class Visit>

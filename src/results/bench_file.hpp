@@ -81,11 +81,13 @@ struct SaturationContext {
 
 /// One measured point of a saturation curve: k clients against the servers.
 struct SaturationPoint {
-  int clients = 0;             ///< k
-  double updates_per_s = 0.0;  ///< full pushes per second (all shards)
-  double utilization = 0.0;    ///< busy fraction of the busiest server
-  double response_us = 0.0;    ///< push to fresh shard, as the client sees it
-  double queue_length = 0.0;   ///< mean queue length
+  int clients = 0;                        ///< k
+  double updates_per_s = 0.0;             ///< full pushes per second (all shards)
+  double utilization = 0.0;               ///< busy fraction of the busiest server
+  double response_us = 0.0;               ///< push to fresh shard, as the client sees it
+  double queue_length = 0.0;              ///< mean queue length
+  std::optional<double> service_us{};     ///< the busiest server's mean time per update (absent in older files)
+  std::optional<double> server_cpu_us{};  ///< a server's CPU time per update, kernel included (absent in older files)
   /// Member-wise equality.
   bool operator==(const SaturationPoint&) const = default;
 };

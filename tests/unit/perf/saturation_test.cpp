@@ -253,5 +253,46 @@ TEST(SaturationCompare, ComparesEveryRunAndRefusesBadRequests) {
   EXPECT_THROW(compare_saturation(file, request), UserError);
 }
 
+TEST(SaturationCompare, DemandDriftIsThePointsOwnDOverTheModels) {
+  results::SaturationRun run = measured_run();  // D = 1,000 us, c = 100 us, Z = 2,000 us, a core for every rank
+  const SaturationInputs in = saturation_inputs(run, 64);
+  EXPECT_FALSE(demand_drift(run, in, TimeDistribution::kCalibrated)) << "no point carries its own D";
+  run.points[0].service_us = 2000.0;
+  run.points[1].service_us = 1000.0;
+  run.points[2].service_us = 1500.0;
+  run.points[0].updates_per_s = 1.0 / (kZ + kC + 2.0 * kD);  // one client, served in its point's own 2 ms
+  const std::optional<DemandDrift> drift = demand_drift(run, in, TimeDistribution::kCalibrated);
+  ASSERT_TRUE(drift);
+  EXPECT_DOUBLE_EQ(drift->low, 1.0);
+  EXPECT_DOUBLE_EQ(drift->high, 2.0);
+  SaturationInputs slower = in;  // k = 3's own D, after idling too
+  slower.service_s = 1.5 * kD;
+  slower.idle_service_s = 1.5 * kD;
+  const double three = predict_saturation_mva(slower, {3}, TimeDistribution::kCalibrated).front().updates_per_s;
+  const double two = predict_saturation_mva(in, {2}, TimeDistribution::kCalibrated).front().updates_per_s;
+  const double expected = 100.0 * (std::abs(two - 600.0) / 600.0 + std::abs(three - 900.0) / 900.0) / 3.0;
+  EXPECT_NEAR(drift->mva_mape_percent, expected, 1e-9) << "k = 1 is exact given its own D";
+  run.points[2].service_us.reset();
+  EXPECT_FALSE(demand_drift(run, in, TimeDistribution::kCalibrated)) << "one point without its D";
+}
+
+TEST(SaturationCompare, DemandDriftTakesTheServersCpuWhereTheModelDid) {
+  results::SaturationRun run = shared_core_probe_run();
+  run.server_cpu_busy_us = 800.0;
+  for (auto& point : run.points) {
+    point.service_us = 1200.0;  // the clock, stretched on the shared cores
+    point.server_cpu_us = 1000.0;
+  }
+  const SaturationInputs in = saturation_inputs(run, 2);
+  ASSERT_TRUE(in.service_is_cpu);
+  const std::optional<DemandDrift> drift = demand_drift(run, in, TimeDistribution::kCalibrated);
+  ASSERT_TRUE(drift);
+  EXPECT_DOUBLE_EQ(drift->low, 1.25);
+  EXPECT_DOUBLE_EQ(drift->high, 1.25);
+  const SaturationInputs unshared = saturation_inputs(run, 64);
+  ASSERT_FALSE(unshared.service_is_cpu);
+  EXPECT_DOUBLE_EQ(demand_drift(run, unshared, TimeDistribution::kCalibrated)->high, 1.0) << "1,200 over 1,200";
+}
+
 }  // namespace
 }  // namespace psbench::perf
