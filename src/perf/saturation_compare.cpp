@@ -43,10 +43,10 @@ SaturationCurve predict_curve(Kind kind, const SaturationComparison& c, const st
   return curve;
 }
 
-// A point's own D, the quantity the model's D is: the server's CPU time per update where the model took the busy
-// probe's, else its clock's service time; none where the file does not carry it.
+// A point's own D, the quantity the model's D is: the server's CPU time per update where D is what an update needs
+// of a core, else its clock's service time; none where the file does not carry it.
 std::optional<double> point_service_s(const SaturationInputs& inputs, const results::SaturationPoint& point) {
-  const std::optional<double> us = inputs.service_is_cpu ? point.server_cpu_us : point.service_us;
+  const std::optional<double> us = inputs.service_per_core ? point.server_cpu_us : point.service_us;
   if (!us || !(*us > 0.0)) return std::nullopt;
   return 1e-6 * *us;
 }
@@ -64,17 +64,19 @@ double rate_given_own_service(const SaturationInputs& inputs, int clients, doubl
 std::optional<DemandDrift> demand_drift(const results::SaturationRun& run, const SaturationInputs& inputs,
                                         TimeDistribution times) {
   if (run.points.empty()) return std::nullopt;
-  DemandDrift drift{std::numeric_limits<double>::infinity(), 0.0, 0.0};
+  DemandDrift drift{std::numeric_limits<double>::infinity(), 0.0, 0.0, 0};
+  std::vector<double> predicted;
   double error_sum = 0.0;
   for (const results::SaturationPoint& point : run.points) {
     const std::optional<double> own = point_service_s(inputs, point);
     if (!own || !(point.updates_per_s > 0.0) || point.clients < 1) return std::nullopt;
     drift.low = std::min(drift.low, *own / inputs.service_s);
     drift.high = std::max(drift.high, *own / inputs.service_s);
-    const double predicted = rate_given_own_service(inputs, point.clients, *own, times);
-    error_sum += std::abs(predicted - point.updates_per_s) / point.updates_per_s;
+    predicted.push_back(rate_given_own_service(inputs, point.clients, *own, times));
+    error_sum += std::abs(predicted.back() - point.updates_per_s) / point.updates_per_s;
   }
   drift.mva_mape_percent = 100.0 * error_sum / static_cast<double>(run.points.size());
+  drift.mva_knee_clients = saturation_knee(measured_clients(run), predicted);
   return drift;
 }
 

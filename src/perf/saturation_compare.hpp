@@ -35,6 +35,7 @@ struct DemandDrift {
   double low = 0.0;               ///< the smallest point's D over the model's D
   double high = 0.0;              ///< the largest
   double mva_mape_percent = 0.0;  ///< mva's MAPE with each point's own D (as D and D_0) in place of the probe's
+  int mva_knee_clients = 0;       ///< the knee rule applied to those predictions
 };
 
 /// One run of the file: its inputs, its measured knee and each kind's curve.

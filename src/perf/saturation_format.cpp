@@ -53,7 +53,10 @@ Ordered run_json(const SaturationComparison& c) {
   for (const SaturationCurve& curve : c.curves) curves.push_back(curve_json(c, curve));
   Ordered drift = nullptr;
   if (c.drift)
-    drift = {{"low", c.drift->low}, {"high", c.drift->high}, {"mva_mape_percent", c.drift->mva_mape_percent}};
+    drift = {{"low", c.drift->low},
+             {"high", c.drift->high},
+             {"mva_mape_percent", c.drift->mva_mape_percent},
+             {"mva_knee_clients", c.drift->mva_knee_clients}};
   return {{"inputs", inputs_json(c)},
           {"knee_bound", c.knee_bound},
           {"measured", {{"knee_clients", c.measured_knee}, {"points", measured}}},
@@ -68,11 +71,17 @@ std::string number_or(const std::optional<double>& value, const char* format, co
   return text;
 }
 
-// The points' own D over the model's, as low-high; "-" where the run has none.
-std::string drift_range(const SaturationComparison& c) {
-  if (!c.drift) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2f-%.2f", c.drift->low, c.drift->high);
+// The summary's own-D cells: the points' own D over the model's (low-high), mva's MAPE and knee given each
+// point's own D; dashes where the run has none.
+std::string drift_cells(const SaturationComparison& c) {
+  char text[96];
+  if (!c.drift) {
+    std::snprintf(text, sizeof text, " %11s %11s %10s", "-", "-", "-");
+    return text;
+  }
+  char range[40];
+  std::snprintf(range, sizeof range, "%.2f-%.2f", c.drift->low, c.drift->high);
+  std::snprintf(text, sizeof text, " %11s %11.1f %10d", range, c.drift->mva_mape_percent, c.drift->mva_knee_clients);
   return text;
 }
 
@@ -121,8 +130,9 @@ std::string run_footer(const SaturationComparison& c) {
   std::snprintf(line, sizeof line, "  N* = (Z + c + D) / D = %.2f\n", c.knee_bound);
   out += line;
   if (c.drift) {
-    std::snprintf(line, sizeof line, "  the points' own D: %.2f-%.2f x D; mva given each point's own D: MAPE %.1f%%\n",
-                  c.drift->low, c.drift->high, c.drift->mva_mape_percent);
+    std::snprintf(line, sizeof line,
+                  "  the points' own D: %.2f-%.2f x D; mva given each point's own D: MAPE %.1f%%, knee %d clients\n",
+                  c.drift->low, c.drift->high, c.drift->mva_mape_percent, c.drift->mva_knee_clients);
     out += line;
   }
   return out;
@@ -167,19 +177,18 @@ std::string format_saturation_table(const std::vector<SaturationComparison>& com
   for (const SaturationComparison& c : comparisons) out += run_heading(c) + run_rows(c) + run_footer(c) + "\n";
   out +=
       "summary (MAPE of updates/s over the measured k; knee: first k within 10% of the plateau; own D / D: the\n"
-      "points' own service demand over the model's D, low-high; own-D MAPE: mva given each point's own D)\n";
+      "points' own service demand over the model's D, low-high; own-D MAPE and knee: mva given each point's own D)\n";
   char line[256];
-  std::snprintf(line, sizeof line, "%-5s %3s %9s %10s %8s %8s %13s %11s %11s %11s\n", "kind", "S", "P", "Z_us", "D_us",
-                "MAPE%", "knee measured", "knee model", "own D / D", "own-D MAPE%");
+  std::snprintf(line, sizeof line, "%-5s %3s %9s %10s %8s %8s %13s %11s %11s %11s %10s\n", "kind", "S", "P", "Z_us",
+                "D_us", "MAPE%", "knee measured", "knee model", "own D / D", "own-D MAPE%", "own-D knee");
   out += line;
   for (const SaturationComparison& c : comparisons) {
     for (const SaturationCurve& curve : c.curves) {
-      std::snprintf(line, sizeof line, "%-5s %3d %9llu %10.0f %8.0f %8s %13d %11d %11s %11s\n", kind_name(curve.kind),
+      std::snprintf(line, sizeof line, "%-5s %3d %9llu %10.0f %8.0f %8s %13d %11d", kind_name(curve.kind),
                     c.inputs.servers, static_cast<unsigned long long>(c.inputs.parameters), 1e6 * c.inputs.think_s,
                     1e6 * c.inputs.service_s, number_or(curve.mape_percent, "%.1f").c_str(), c.measured_knee,
-                    curve.knee_clients, drift_range(c).c_str(),
-                    number_or(c.drift ? std::optional(c.drift->mva_mape_percent) : std::nullopt, "%.1f").c_str());
-      out += line;
+                    curve.knee_clients);
+      out += line + drift_cells(c) + "\n";
     }
   }
   return out;

@@ -71,9 +71,9 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   inputs.cpu_station = cpu_station;
   const int probe_clients = run.busy_clients.value_or(1);
   if (!saturation_cores_shared(inputs, probe_clients)) return inputs;
+  inputs.service_per_core = true;
   if (run.server_cpu_busy_us) {
     inputs.service_s = 1e-6 * *run.server_cpu_busy_us;  // what an update needs of a core: nothing to unstretch
-    inputs.service_is_cpu = true;
   } else if (run.service_busy_us && run.busy_updates_per_s) {
     inputs.service_s /= server_stretch(inputs, *run.busy_updates_per_s);
   }

@@ -13,11 +13,11 @@ namespace psbench::perf {
 /// What the saturation model takes from one run of server_saturation.json (k = 1 figures and the context only,
 /// never the curve it predicts).
 struct SaturationInputs {
-  int servers = 1;                         ///< S
-  std::uint64_t parameters = 0;            ///< P
-  double think_s = 0.0;                    ///< Z: each client's sleep between exchanges (think_us)
-  double service_s = 0.0;                  ///< D: one server's service time per update of its shard, kept busy
-  bool service_is_cpu = false;             ///< D is the busy probe's CPU time (it shared the cores), not its clock's
+  int servers = 1;                ///< S
+  std::uint64_t parameters = 0;   ///< P
+  double think_s = 0.0;           ///< Z: each client's sleep between exchanges (think_us)
+  double service_s = 0.0;         ///< D: one server's service time per update of its shard, kept busy
+  bool service_per_core = false;  ///< D is what an update needs of a core (the probe shared the cores), not clock time
   std::optional<double> idle_service_s{};  ///< D_0: for a server that idled before the push (k = 1 with Z); unset: D
   double service_cv = 0.0;                 ///< coefficient of variation of D at k = 1
   double overhead_s = 0.0;    ///< c: a client's exchange time outside the servers' clock, k = 1 response - D

@@ -276,7 +276,7 @@ TEST(SaturationCompare, DemandDriftIsThePointsOwnDOverTheModels) {
   EXPECT_FALSE(demand_drift(run, in, TimeDistribution::kCalibrated)) << "one point without its D";
 }
 
-TEST(SaturationCompare, DemandDriftTakesTheServersCpuWhereTheModelDid) {
+TEST(SaturationCompare, DemandDriftTakesTheServersCpuWhereDIsACoresWork) {
   results::SaturationRun run = shared_core_probe_run();
   run.server_cpu_busy_us = 800.0;
   for (auto& point : run.points) {
@@ -284,14 +284,19 @@ TEST(SaturationCompare, DemandDriftTakesTheServersCpuWhereTheModelDid) {
     point.server_cpu_us = 1000.0;
   }
   const SaturationInputs in = saturation_inputs(run, 2);
-  ASSERT_TRUE(in.service_is_cpu);
+  ASSERT_TRUE(in.service_per_core);
   const std::optional<DemandDrift> drift = demand_drift(run, in, TimeDistribution::kCalibrated);
   ASSERT_TRUE(drift);
   EXPECT_DOUBLE_EQ(drift->low, 1.25);
   EXPECT_DOUBLE_EQ(drift->high, 1.25);
   const SaturationInputs unshared = saturation_inputs(run, 64);
-  ASSERT_FALSE(unshared.service_is_cpu);
+  ASSERT_FALSE(unshared.service_per_core);
   EXPECT_DOUBLE_EQ(demand_drift(run, unshared, TimeDistribution::kCalibrated)->high, 1.0) << "1,200 over 1,200";
+  run.server_cpu_busy_us.reset();  // D = 1,200 us over the probe's stretch 2 / 1.8: 1,080 us of a core
+  const SaturationInputs derived = saturation_inputs(run, 2);
+  ASSERT_TRUE(derived.service_per_core);
+  EXPECT_NEAR(demand_drift(run, derived, TimeDistribution::kCalibrated)->high, 1000.0 / 1080.0, 1e-12)
+      << "the points' CPU, not their stretched clock";
 }
 
 }  // namespace
