@@ -272,6 +272,8 @@ TEST(SaturationCompare, DemandDriftIsThePointsOwnDOverTheModels) {
   const double two = predict_saturation_mva(in, {2}, TimeDistribution::kCalibrated).front().updates_per_s;
   const double expected = 100.0 * (std::abs(two - 600.0) / 600.0 + std::abs(three - 900.0) / 900.0) / 3.0;
   EXPECT_NEAR(drift->mva_mape_percent, expected, 1e-9) << "k = 1 is exact given its own D";
+  EXPECT_GE(two, 0.9 * three) << "the plateau is k = 3's rate, and k = 2 is within 10% of it";
+  EXPECT_EQ(drift->mva_knee_clients, 2);
   run.points[2].service_us.reset();
   EXPECT_FALSE(demand_drift(run, in, TimeDistribution::kCalibrated)) << "one point without its D";
 }
