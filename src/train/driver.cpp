@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/atomic_file.hpp"
+#include "common/float_mode.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
@@ -133,6 +134,7 @@ nlohmann::json write_outputs(const std::vector<std::string>& reports, const std:
 }  // namespace
 
 TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& options) {
+  flush_denormals_to_zero();  // before oneDNN starts any thread: a decaying momentum must not run 3-5x slower
   world.barrier();
   const double origin = monotonic_seconds();
   PhaseTimer timer;
