@@ -69,7 +69,7 @@ std::optional<DemandDrift> demand_drift(const results::SaturationRun& run, const
   double error_sum = 0.0;
   for (const results::SaturationPoint& point : run.points) {
     const std::optional<double> own = point_service_s(inputs, point);
-    if (!own || !(point.updates_per_s > 0.0) || point.clients < 1) return std::nullopt;
+    if (!own || !(point.updates_per_s > 0.0)) return std::nullopt;
     drift.low = std::min(drift.low, *own / inputs.service_s);
     drift.high = std::max(drift.high, *own / inputs.service_s);
     predicted.push_back(rate_given_own_service(inputs, point.clients, *own, times));
