@@ -7,13 +7,15 @@
 
 namespace psbench {
 
-/// Allocates bytes for a bulk array: on a 64-byte boundary (a cache line, an AVX-512 vector), or, for 2 MiB
-/// and more, on a 2 MiB boundary advised into transparent huge pages, where a VM's 4 KiB page fault costs
-/// ~12 us (docs/architecture.md, "Buffer alignment"). Throws std::bad_alloc when memory runs out.
+/// Allocates bytes for a bulk array on a 64-byte boundary (a cache line, an AVX-512 vector); from 2 MiB in a
+/// block advised into transparent huge pages, where a VM's 4 KiB page fault costs ~12 us, and started past the
+/// block's 2 MiB boundary by one of 8 staggers (64 B + k x 4160 B) taken in turn: arrays streamed together
+/// (weights and velocity) then never share their physical offsets, which made a 2 MiB SGD update 2-3x slower
+/// (docs/architecture.md, "Buffer alignment"). Throws std::bad_alloc when memory runs out.
 void* allocate_bulk(std::size_t bytes);
 
-/// Frees memory that allocate_bulk returned (nullptr is ignored).
-void free_bulk(void* pointer) noexcept;
+/// Frees memory that allocate_bulk(bytes) returned (nullptr is ignored).
+void free_bulk(void* pointer, std::size_t bytes) noexcept;
 
 /// A std::vector allocator over allocate_bulk whose value-less construct default-initialises: resize() of a
 /// vector of numbers writes nothing, so a buffer that a read fills next is touched once, by the read, not
@@ -34,7 +36,7 @@ class BulkAllocator {
     return static_cast<T*>(allocate_bulk(count * sizeof(T)));
   }
   /// Frees memory of allocate.
-  void deallocate(T* pointer, std::size_t /*count*/) noexcept { free_bulk(pointer); }
+  void deallocate(T* pointer, std::size_t count) noexcept { free_bulk(pointer, count * sizeof(T)); }
 
   /// Default-initialises (a number keeps whatever the memory held).
   template <typename U>

@@ -36,7 +36,7 @@ class SgdOptimizer {
 
  private:
   SgdConfig config_;
-  AlignedBuffer velocity_storage_;  // in huge pages from 2 MiB on, as the weights it updates beside
+  AlignedBuffer velocity_storage_;  // in huge pages from 2 MiB on, staggered from the weights it updates beside
   std::span<float> velocity_;       // its values (empty for plain SGD)
 };
 

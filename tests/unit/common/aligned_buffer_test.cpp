@@ -23,15 +23,23 @@ TEST(AlignedBuffer, StartsOnACacheLineAndHoldsZeros) {
   }
 }
 
-TEST(AlignedBuffer, AtTwoMebibytesStartsOnAHugePageBoundary) {
+TEST(AlignedBuffer, FromTwoMebibytesPairsStartAtDistinctOffsetsOfTheirHugePages) {
+  // A server's weights and velocity, allocated one after the other: at one offset of their huge pages their
+  // streams slowed the SGD update 1.5-3x (docs/architecture.md, "Buffer alignment").
   constexpr std::size_t kHugePage = std::size_t{2} << 20;
   for (const std::size_t count : {kHugePage / 4, kHugePage / 4 + 1, 3274634UL}) {
-    const AlignedBuffer buffer(count);
-    const std::span<float> values = buffer.span();
-    ASSERT_EQ(values.size(), count);
-    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(values.data()) % kHugePage, 0U) << count << " values";
-    EXPECT_TRUE(std::all_of(values.begin(), values.end(), [](float v) { return v == 0.0F; })) << count;
-    values.back() = 1.0F;  // the whole span is writable
+    const AlignedBuffer weights(count);
+    const AlignedBuffer velocity(count);
+    for (const AlignedBuffer* buffer : {&weights, &velocity}) {
+      const std::span<float> values = buffer->span();
+      ASSERT_EQ(values.size(), count);
+      EXPECT_EQ(reinterpret_cast<std::uintptr_t>(values.data()) % 64, 0U) << count << " values";
+      EXPECT_TRUE(std::all_of(values.begin(), values.end(), [](float v) { return v == 0.0F; })) << count;
+      values.back() = 1.0F;  // the whole span is writable
+    }
+    EXPECT_NE(reinterpret_cast<std::uintptr_t>(weights.span().data()) % kHugePage,
+              reinterpret_cast<std::uintptr_t>(velocity.span().data()) % kHugePage)
+        << count << " values";
   }
 }
 

@@ -37,9 +37,19 @@ TEST(BulkVector, ResizeTouchesNoPageWhereAStdVectorTouchesEveryOne) {
       << "the check itself: value-initialisation touches every page";
 }
 
-TEST(BulkVector, LargeArraysStartOnAHugePageBoundarySmallOnesOnACacheLine) {
-  const BulkVector<float> large(kHugePage / sizeof(float), 1.0F);
-  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(large.data()) % kHugePage, 0U);
+TEST(BulkVector, LargeArraysStartStaggeredPastAHugePageBoundarySmallOnesOnACacheLine) {
+  // Arrays allocated in turn (weights, then velocity) start at distinct offsets within their huge pages: at one
+  // offset their streams slowed a 2 MiB SGD update 1.5-3x here (docs/architecture.md, "Buffer alignment").
+  std::vector<BulkVector<float>> large;
+  std::vector<std::uintptr_t> offsets;
+  for (int i = 0; i < 8; ++i) {
+    large.emplace_back(kHugePage / sizeof(float), 1.0F);
+    offsets.push_back(reinterpret_cast<std::uintptr_t>(large.back().data()) % kHugePage);
+    EXPECT_EQ(offsets.back() % 64, 0U) << "array " << i << " is off a cache line";
+    EXPECT_LT(offsets.back(), std::uintptr_t{64} << 10) << "array " << i << " wastes most of a huge page";
+  }
+  std::sort(offsets.begin(), offsets.end());
+  EXPECT_EQ(std::adjacent_find(offsets.begin(), offsets.end()), offsets.end()) << "two of 8 arrays share an offset";
   const BulkVector<std::uint8_t> small(100, 7);
   EXPECT_EQ(reinterpret_cast<std::uintptr_t>(small.data()) % 64, 0U);
 }
@@ -55,10 +65,11 @@ TEST(BulkVector, ValuesGivenAreStoredAndCopiesCompareEqual) {
 }
 
 TEST(BulkMemory, FreeIgnoresNull) {
-  free_bulk(nullptr);
+  free_bulk(nullptr, 0);
+  free_bulk(nullptr, kHugePage);
   void* memory = allocate_bulk(0);
   EXPECT_NE(memory, nullptr) << "zero bytes still give a distinct block";
-  free_bulk(memory);
+  free_bulk(memory, 0);
 }
 
 }  // namespace
