@@ -15,7 +15,7 @@
 #   --hostfile FILE  passed to mpirun; the MPI benchmarks then spread over its hosts (--map-by node)
 #   --clients K      clients of the saturation benchmark (default 16; it launches 2 + K ranks)
 #   --repetitions R  repetitions of each Google Benchmark (push/pull: at least 7), of each read mode and of each
-#                    saturation pass (default 3)
+#                    saturation pass (default 3; the reads and the saturation passes at least 5)
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
 #   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared; both
@@ -171,7 +171,9 @@ if wanted server_saturation; then
   # cnn's 13 MB, Z = 2-4 busy D makes a cycle 20-70 ms here, so the cap decides its points' length.
   seconds=0.2 max_seconds=0.5
   (( large )) && seconds=1 max_seconds=2
-  saturation_repetitions=$repetitions
+  # Medians of at least 5 interleaved passes: with 3, a slow stretch of the machine in two of them moved the
+  # points of a curve by 10-20% (docs/benchmarks.md, session 14).
+  saturation_repetitions=$((repetitions < 5 ? 5 : repetitions))
   (( quick )) && seconds=0.05 max_seconds=0.05 clients=2 saturation_repetitions=1 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
   for path in ${saturation_paths//,/ }; do
     name=server_saturation

@@ -16,7 +16,7 @@ struct SaturationOptions {
   double seconds = 0.25;                                 ///< shortest measurement of one point
   int min_cycles = 20;                                   ///< and at least this many exchanges at k = 1 ...
   double max_seconds = 1.0;                              ///< ... but no longer than this
-  int repetitions = 3;                                   ///< interleaved passes over every k; figures are medians
+  int repetitions = 5;                                   ///< interleaved passes over every k; figures are medians
   bool shared = true;                                    ///< clients reach the servers by shared window
   std::string json;                                      ///< where rank 0 writes the results (optional)
 };

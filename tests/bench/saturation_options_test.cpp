@@ -21,7 +21,7 @@ TEST(SaturationOptions, DefaultsAreTheStudysRuns) {
   EXPECT_EQ(options.think_ratios.size(), 2U);
   EXPECT_TRUE(options.think_us.empty());
   EXPECT_TRUE(options.shared) << "the shared window is the product's intra-node path";
-  EXPECT_EQ(options.repetitions, 3) << "each point is the median of interleaved repetitions";
+  EXPECT_EQ(options.repetitions, 5) << "each point is the median of interleaved repetitions";
 }
 
 TEST(SaturationOptions, ListsAndValuesAreRead) {
