@@ -9,7 +9,7 @@ namespace psbench {
 
 /// Allocates bytes for a bulk array on a 64-byte boundary (a cache line, an AVX-512 vector); from 2 MiB in a
 /// block advised into transparent huge pages, where a VM's 4 KiB page fault costs ~12 us, and started past the
-/// block's 2 MiB boundary by one of 8 staggers (64 B + k x 4160 B) taken in turn: arrays streamed together
+/// block's 2 MiB boundary by one of 8 staggers (k x 4 KiB, k = 1..8) taken in turn: arrays streamed together
 /// (weights and velocity) then never share their physical offsets, which made a 2 MiB SGD update 2-3x slower
 /// (docs/architecture.md, "Buffer alignment"). Throws std::bad_alloc when memory runs out.
 void* allocate_bulk(std::size_t bytes);
