@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <ctime>
 #include <numeric>
+#include <thread>
 #include <vector>
 
 #include "mpi/collective_error.hpp"
@@ -79,6 +82,30 @@ TEST(CollectiveError, EveryRankSeesTheLowestFailingRanksMessage) {
     EXPECT_EQ(std::string(error.what()), "bad input on rank " + std::to_string(failing));
   }
   EXPECT_NO_THROW(run_collectively(world, [] {}));
+}
+
+// Seconds of CPU this thread has used.
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+TEST(CollectiveError, RanksWaitingForASlowStepLeaveTheCore) {
+  const auto world = Communicator::world();
+  if (world.size() < 2) GTEST_SKIP() << "needs a rank to wait for another";
+  constexpr auto kSlowStep = std::chrono::milliseconds(400);
+  const auto start = std::chrono::steady_clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  run_collectively(world, [&] {
+    if (world.rank() == 0) std::this_thread::sleep_for(kSlowStep);
+  });
+  const double cpu = thread_cpu_seconds() - cpu_start;
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (world.rank() == 0) return;
+  // A blocking MPI_Allreduce spins for the whole wait (a core's worth of CPU); the backoff sleeps.
+  EXPECT_GE(wall, 0.9 * std::chrono::duration<double>(kSlowStep).count());
+  EXPECT_LT(cpu, 0.5 * wall) << "rank " << world.rank() << " used " << cpu << " s of CPU in a " << wall << " s wait";
 }
 
 }  // namespace
