@@ -26,6 +26,10 @@ namespace bench = psbench::bench;
 
 constexpr const char* kNote = "compute is emulated: each client sleeps think_us in place of forward+backward";
 
+// A pass probes D before every this many k: the probes' median then samples the machine's speed through the
+// pass, as the points do, not at its start alone (a 13 MB update's D drifts by 2x within minutes on a shared VM).
+constexpr int kProbeEveryClients = 4;
+
 // The busy probe at one server count: K clients and no think time, medians of the repetitions.
 struct BusyProbe {
   double service_us = 0.0;     // D of a server kept busy by the K clients
@@ -87,8 +91,9 @@ double unit_service_us(const psbench::mpi::Communicator& world, const bench::Sat
   return median_probe(world, probes).service_us;
 }
 
-// Every repetition probes each server count, then passes over every k and server count in turn, so that a slow
-// moment of the machine moves one repetition of a few points and one probe, which the medians leave out.
+// Every repetition passes over every k and server count in turn, probing each server count before every
+// kProbeEveryClients k, so that a slow moment of the machine moves one repetition of a few points and a probe,
+// which the medians leave out.
 RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::SaturationOptions& options,
                     std::size_t parameters, double think_us, double probe_us) {
   RunSet set{parameters, think_us, options.servers, options.max_clients, {}, {}};
@@ -96,10 +101,11 @@ RunSet measure_runs(const psbench::mpi::Communicator& world, const bench::Satura
                     std::vector<std::vector<bench::PointResult>>(static_cast<std::size_t>(options.max_clients)));
   std::vector<std::vector<bench::SaturationPoint>> probes(options.servers.size());
   for (int r = 0; r < options.repetitions; ++r) {
-    for (std::size_t s = 0; s < options.servers.size(); ++s) {
-      probes[s].push_back(probe_point(world, options, parameters, options.servers[s]));
-    }
     for (int k = 1; k <= options.max_clients; ++k) {
+      const bool probe_now = (k - 1) % kProbeEveryClients == 0;
+      for (std::size_t s = 0; probe_now && s < options.servers.size(); ++s) {
+        probes[s].push_back(probe_point(world, options, parameters, options.servers[s]));
+      }
       for (std::size_t s = 0; s < options.servers.size(); ++s) {
         bench::PointSpec spec = spec_for(options, parameters, think_us, probe_us);
         spec.servers = options.servers[s];
