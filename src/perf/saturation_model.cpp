@@ -74,6 +74,11 @@ SaturationInputs saturation_inputs(const results::SaturationRun& run, int cores,
   inputs.service_per_core = true;
   if (run.server_cpu_busy_us) {
     inputs.service_s = 1e-6 * *run.server_cpu_busy_us;  // what an update needs of a core: nothing to unstretch
+    if (run.service_busy_us && run.busy_updates_per_s) {
+      const double measured = *run.service_busy_us / *run.server_cpu_busy_us;
+      inputs.preemption = std::max(0.0, measured / server_stretch(inputs, *run.busy_updates_per_s) - 1.0);
+      inputs.preemption_updates_per_s = *run.busy_updates_per_s;
+    }
   } else if (run.service_busy_us && run.busy_updates_per_s) {
     inputs.service_s /= server_stretch(inputs, *run.busy_updates_per_s);
   }
@@ -84,7 +89,8 @@ double service_after_idle_s(const SaturationInputs& inputs) { return inputs.idle
 
 double server_stretch(const SaturationInputs& inputs, double updates_per_s) {
   const double left = std::max(kMinFreeCores, inputs.cores - updates_per_s * inputs.client_cpu_s);
-  return std::max(1.0, inputs.servers / left);
+  const double woken = inputs.preemption_updates_per_s > 0.0 ? updates_per_s / inputs.preemption_updates_per_s : 0.0;
+  return std::max(1.0, inputs.servers / left) * (1.0 + inputs.preemption * woken);
 }
 
 bool saturation_cores_shared(const SaturationInputs& inputs, int clients) {

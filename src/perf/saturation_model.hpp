@@ -22,8 +22,10 @@ struct SaturationInputs {
   double service_cv = 0.0;                 ///< coefficient of variation of D at k = 1
   double overhead_s = 0.0;    ///< c: a client's exchange time outside the servers' clock, k = 1 response - D
   double client_cpu_s = 0.0;  ///< a client's CPU time per exchange at k = 1 (client_cpu_us; c where absent)
-  int cores = 1;              ///< the node's cores (context.cores)
-  bool cpu_station = true;    ///< model the cores where the active ranks outnumber them (false: a core each)
+  double preemption = 0.0;    ///< the busy probe's server stretch beyond the processor-sharing formula's, less 1
+  double preemption_updates_per_s = 0.0;  ///< the probe's updates/s, where that preemption was measured
+  int cores = 1;                          ///< the node's cores (context.cores)
+  bool cpu_station = true;  ///< model the cores where the active ranks outnumber them (false: a core each)
 };
 
 /// One predicted point of a saturation curve.
@@ -52,7 +54,9 @@ double service_after_idle_s(const SaturationInputs& inputs);
 bool saturation_cores_shared(const SaturationInputs& inputs, int clients);
 
 /// How much longer a server's update takes on shared cores at X updates/s: a woken client runs first (Linux
-/// preempts for it), so the S servers share the m - X c_cpu cores the clients leave: max(1, S / (m - X c_cpu)).
+/// preempts for it), so the S servers share the m - X c_cpu cores the clients leave: max(1, S / (m - X c_cpu)),
+/// times 1 + preemption x X / X_probe: the clients' wake-ups that land on a busy server's core, in proportion
+/// to their rate.
 double server_stretch(const SaturationInputs& inputs, double updates_per_s);
 
 /// The closed network of k clients: a delay of Z + c; the S servers as one lockstep queue of demand

@@ -53,7 +53,8 @@ struct Group {
   double window_end = 0.0;
   double exchanges = 0.0;
   double response_sum = 0.0;
-  std::vector<double> busy;  // per server, inside the window
+  double all_exchanges = 0.0;  // since the start, warm-up included: the throughput the servers' preemption follows
+  std::vector<double> busy;    // per server, inside the window
 };
 
 sg4::Mailbox* box(const std::string& role, int index) { return sg4::Mailbox::by_name(role + std::to_string(index)); }
@@ -80,6 +81,7 @@ void client(Group& g, int index, std::uint64_t seed) {
     for (int s = 0; s < in.servers; ++s) box("client-", index)->get_unique<Message>();
     client_overhead(in);
     const double end = sg4::Engine::get_clock();
+    g.all_exchanges += 1.0;
     if (end >= g.window_begin && end <= g.window_end) {
       g.exchanges += 1.0;
       g.response_sum += end - begin;
@@ -87,6 +89,14 @@ void client(Group& g, int index, std::uint64_t seed) {
     sg4::this_actor::sleep_for(sampler.draw(in.think_s, 0.0));
   }
   for (int s = 0; s < in.servers; ++s) box("server-", s)->put(new Message{index, true}, 0);
+}
+
+// The share of a core that clients woken onto a busy server's take (SaturationInputs::preemption), at the
+// throughput simulated so far; the processor sharing of the clients' own CPU is simulated, not this.
+double preemption_stretch(const Group& g, double now) {
+  const SaturationInputs& in = g.inputs;
+  if (in.preemption <= 0.0 || in.preemption_updates_per_s <= 0.0 || now <= 0.0) return 1.0;
+  return 1.0 + in.preemption * (g.all_exchanges / now) / in.preemption_updates_per_s;
 }
 
 void server(Group& g, int shard, std::uint64_t seed) {
@@ -101,7 +111,7 @@ void server(Group& g, int shard, std::uint64_t seed) {
     }
     const double begin = sg4::Engine::get_clock();
     const double mean = begin > finished ? service_after_idle_s(g.inputs) : g.inputs.service_s;
-    sg4::this_actor::execute(sampler.draw(mean, g.inputs.service_cv) * kFlopsPerS);
+    sg4::this_actor::execute(sampler.draw(mean, g.inputs.service_cv) * preemption_stretch(g, begin) * kFlopsPerS);
     finished = sg4::Engine::get_clock();
     g.busy[static_cast<std::size_t>(shard)] += overlap(begin, sg4::Engine::get_clock(), g);
     box("client-", message->client)->put_init(new Message{shard, false}, 0)->detach();

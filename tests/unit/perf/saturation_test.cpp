@@ -184,6 +184,33 @@ TEST(SaturationInputsFromFile, TakesTheServersMeasuredCpuAsDOnSharedCores) {
   EXPECT_THROW(saturation_inputs(run, 2), UserError);
 }
 
+TEST(SaturationInputsFromFile, TakesThePreemptionBeyondProcessorSharingFromTheProbe) {
+  results::SaturationRun run = shared_core_probe_run();
+  run.server_cpu_busy_us = 900.0;  // the clock saw 1,200 us: 4/3, where sharing 1.8 cores explains 2 / 1.8
+  const SaturationInputs in = saturation_inputs(run, 2);
+  EXPECT_NEAR(in.preemption, (1200.0 / 900.0) / (2.0 / 1.8) - 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(in.preemption_updates_per_s, 4000.0);
+  EXPECT_NEAR(server_stretch(in, 4000.0), 1200.0 / 900.0, 1e-12) << "at the probe's throughput, its own stretch";
+  // Half the wake-ups: half the preemption; the clients' 2,000 x 50 us leave the servers 1.9 cores.
+  EXPECT_NEAR(server_stretch(in, 2000.0), (2.0 / 1.9) * (1.0 + 0.5 * in.preemption), 1e-12);
+  run.server_cpu_busy_us = 1200.0 / (2.0 / 1.8);  // the sharing alone explains the clock
+  EXPECT_NEAR(saturation_inputs(run, 2).preemption, 0.0, 1e-12);
+  run.server_cpu_busy_us = 1300.0;  // a clock under the formula's stretch is not a negative preemption
+  EXPECT_DOUBLE_EQ(saturation_inputs(run, 2).preemption, 0.0);
+}
+
+TEST(SaturationMva, PreemptionStretchesTheServerWithTheThroughput) {
+  SaturationInputs in = inputs(1, 2);
+  in.preemption = 0.2;
+  in.preemption_updates_per_s = 1.0 / kD;
+  // Saturated, X D (1 + 0.2 X D) = 1: X D = (sqrt(1 + 0.8) - 1) / 0.4.
+  const double bound = (std::sqrt(1.8) - 1.0) / 0.4 / kD;
+  const auto mva = predict_saturation_mva(in, {256}, TimeDistribution::kCalibrated);
+  EXPECT_NEAR(mva[0].updates_per_s, bound, 1e-3 * bound);
+  const auto sim = simulate_saturation(in, {16}, {TimeDistribution::kCalibrated, 1, 4000.0});
+  EXPECT_NEAR(sim[0].updates_per_s / bound, 1.0, 0.03);
+}
+
 TEST(SaturationMva, OneClientIsServedInTheIdleTimeAndManyAtTheBusyOne) {
   SaturationInputs in = inputs();
   in.idle_service_s = 1.5 * kD;
