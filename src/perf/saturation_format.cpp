@@ -27,7 +27,8 @@ Ordered inputs_json(const SaturationComparison& c) {
           {"service_cv", in.service_cv},
           {"overhead_us", 1e6 * in.overhead_s},
           {"cores", in.cores},
-          {"cpu_station", in.cpu_station}};
+          {"cpu_station", in.cpu_station},
+          {"preemption", in.preemption}};
 }
 
 Ordered curve_json(const SaturationComparison& c, const SaturationCurve& curve) {
@@ -89,13 +90,18 @@ std::string run_heading(const SaturationComparison& c) {
   const SaturationInputs& in = c.inputs;
   char probe[64] = "";
   if (c.run.busy_clients) std::snprintf(probe, sizeof probe, " by %d clients", *c.run.busy_clients);
-  char line[384];
+  char preemption[96] = "";
+  if (in.preemption > 0.0) {
+    std::snprintf(preemption, sizeof preemption, ", preemption p = %.2f at %.0f updates/s", in.preemption,
+                  in.preemption_updates_per_s);
+  }
+  char line[480];
   std::snprintf(line, sizeof line,
                 "S = %d, P = %llu, Z = %.0f us, D = %.0f us kept busy%s, D_0 = %.0f us after idling (cv %.2f), "
-                "client overhead c = %.0f us, %d cores%s\n",
+                "client overhead c = %.0f us, %d cores%s%s\n",
                 in.servers, static_cast<unsigned long long>(in.parameters), 1e6 * in.think_s, 1e6 * in.service_s, probe,
                 1e6 * service_after_idle_s(in), in.service_cv, 1e6 * in.overhead_s, in.cores,
-                in.cpu_station ? "" : " (not modelled: --cpu off)");
+                in.cpu_station ? "" : " (not modelled: --cpu off)", preemption);
   return line;
 }
 

@@ -45,7 +45,7 @@ set(saturation_fixture ${PROJECT_SOURCE_DIR}/tests/report/fixtures/bench/server_
 add_test(NAME cli.model.saturation_json COMMAND psbench model saturation --bench ${saturation_fixture} --kind mva
   --format json)
 set_tests_properties(cli.model.saturation_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "\"format\": 1.*\"times\": \"measured\".*\"inputs\": {.*\"servers\": 1.*\"overhead_us\": 10.0.*\"measured\": {.*\"knee_clients\": 16.*\"kind\": \"mva\".*\"mape_percent\": [0-9.]+")
+  "\"format\": 1.*\"times\": \"measured\".*\"inputs\": {.*\"servers\": 1.*\"overhead_us\": 10.0.*\"preemption\": 0.*\"measured\": {.*\"knee_clients\": 16.*\"kind\": \"mva\".*\"mape_percent\": [0-9.]+")
 add_test(NAME cli.model.saturation_csv COMMAND psbench model saturation --bench ${saturation_fixture} --kind sim
   --clients 1,2 --format csv)
 set_tests_properties(cli.model.saturation_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
