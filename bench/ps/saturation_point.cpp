@@ -1,7 +1,6 @@
 #include "saturation_point.hpp"
 
 #include <mpi.h>
-#include <time.h>
 
 #include <algorithm>
 #include <array>
@@ -16,6 +15,7 @@
 #include "common/aligned_buffer.hpp"
 #include "common/median.hpp"
 #include "common/phase_timer.hpp"
+#include "common/resources.hpp"
 #include "mpi/call.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
@@ -54,13 +54,6 @@ struct RankMeasure {
   double huge_share = 0.0;     // server, shared path: its mapping of the clients' segments on 2 MiB pages
 };
 constexpr std::size_t kFields = sizeof(RankMeasure) / sizeof(double);
-
-// CPU seconds this thread has run, in user and kernel mode.
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 // Waits for every rank of comm, sleeping between polls so that a waiting rank leaves its core to others.
 void sleeping_barrier(const mpi::Communicator& comm, std::chrono::microseconds poll) {

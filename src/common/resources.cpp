@@ -1,6 +1,7 @@
 #include "common/resources.hpp"
 
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <array>
@@ -19,6 +20,12 @@ std::string host_name() {
   std::array<char, 256> buffer{};
   if (gethostname(buffer.data(), buffer.size() - 1) != 0) return "unknown";
   return buffer.data();
+}
+
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 int online_cores() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }

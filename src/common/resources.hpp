@@ -8,6 +8,9 @@ namespace psbench {
 /// Peak resident set size of this process in bytes (getrusage ru_maxrss).
 std::uint64_t peak_rss_bytes();
 
+/// CPU seconds the calling thread has run, in user and kernel mode (CLOCK_THREAD_CPUTIME_ID).
+double thread_cpu_seconds();
+
 /// Host name of this machine.
 std::string host_name();
 

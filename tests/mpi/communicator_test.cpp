@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <ctime>
 #include <numeric>
 #include <thread>
 #include <vector>
 
+#include "common/resources.hpp"
 #include "mpi/collective_error.hpp"
 
 namespace psbench::mpi {
@@ -82,13 +82,6 @@ TEST(CollectiveError, EveryRankSeesTheLowestFailingRanksMessage) {
     EXPECT_EQ(std::string(error.what()), "bad input on rank " + std::to_string(failing));
   }
   EXPECT_NO_THROW(run_collectively(world, [] {}));
-}
-
-// Seconds of CPU this thread has used.
-double thread_cpu_seconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 TEST(CollectiveError, RanksWaitingForASlowStepLeaveTheCore) {
