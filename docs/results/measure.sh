@@ -44,11 +44,11 @@ shuffled() {
   echo "${items[@]}"
 }
 
-# run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (CONTRACTS.md C;
+# run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (docs/formats.md, Manifest;
 # ranks_per_node is the largest run's, 4 workers + 2 servers, all on this host). Each repetition runs its 16
 # configurations and its two calibration runs in a shuffled order (seeded by the repetition): this VM's speed
 # moves by 10-25% from one minute to the next, and the first touch of memory that sat free costs a run up to
-# 0.9 s (docs/model.md, session 11), so no configuration, and not the calibration, always takes the same place.
+# 0.9 s, so no configuration, and not the calibration, always takes the same place.
 run_sweep() {
   local name="$1" data="$2" model="$3" folder="$raw/sweep/$1" entries=() started job jobs
   mkdir -p "$folder"
@@ -87,7 +87,7 @@ JSON
   mv "$folder/manifest.json.tmp" "$folder/manifest.json"
 }
 
-# The benchmark files (CONTRACTS.md A) with the project's own runner: nn, push/pull, server update, data I/O
+# The benchmark files (docs/formats.md, Bench file) with the project's own runner: nn, push/pull, server update, data I/O
 # and server saturation.
 run_bench() {
   PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
