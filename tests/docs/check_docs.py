@@ -18,7 +18,7 @@ Usage: check_docs.py [--psbench PSBENCH] [ROOT]   (ROOT defaults to the current 
    (paths after it are taken from there), line continuations, &&, ||, ;, |, subshells and $(...) are followed.
 
 A file "of ROOT" is one git tracks when ROOT is the top of a git work tree (git ls-files), otherwise one that
-exists under ROOT (as for the test fixtures, tests/docs/fixtures). One line per problem, FILE:LINE: what is
+exists under ROOT, outside ROOT/build (as for the test fixtures, tests/docs/fixtures). One line per problem, FILE:LINE: what is
 wrong; exit status 1 if there is any, 0 if none, 2 on bad usage.
 """
 
@@ -119,7 +119,9 @@ class Project:
                 return {f for f in out.split("\0") if f}
             return listed() - listed("--deleted")
         found = set()
-        for directory, _, names in os.walk(self.root):
+        for directory, subdirectories, names in os.walk(self.root):
+            if directory == self.root:  # no build output or git's own files count as the project's
+                subdirectories[:] = [d for d in subdirectories if d not in ("build", ".git")]
             for name in names:
                 found.add(os.path.relpath(os.path.join(directory, name), self.root).replace(os.sep, "/"))
         return found
