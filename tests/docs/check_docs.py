@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the links and the reproduce commands of a project's markdown (README.md and docs/**/*.md).
 
-Usage: check_docs.py [--psbench PSBENCH] [ROOT]   (ROOT defaults to the current directory)
+Usage: check_docs.py [--psbench PSBENCH] [--untracked] [ROOT]   (ROOT defaults to the current directory)
 
 1. Every relative link and image ([x](path), ![x](path), [x]: path, <img src=...>, <a href=...>) names a file
    of ROOT, its #anchor (if it points into a .md file, or into the page itself) a heading of that file (GitHub's
@@ -18,8 +18,9 @@ Usage: check_docs.py [--psbench PSBENCH] [ROOT]   (ROOT defaults to the current 
    (paths after it are taken from there), line continuations, &&, ||, ;, |, subshells and $(...) are followed.
 
 A file "of ROOT" is one git tracks when ROOT is the top of a git work tree (git ls-files), otherwise one that
-exists under ROOT, outside ROOT/build (as for the test fixtures, tests/docs/fixtures). One line per problem, FILE:LINE: what is
-wrong; exit status 1 if there is any, 0 if none, 2 on bad usage.
+exists under ROOT, outside ROOT/build (as for the test fixtures, tests/docs/fixtures). --untracked counts the
+files git does not ignore but does not track yet (new pages before their commit) as files of ROOT too.
+One line per problem, FILE:LINE: what is wrong; exit status 1 if there is any, 0 if none, 2 on bad usage.
 """
 
 import argparse
@@ -89,9 +90,9 @@ TARGETS = re.compile(r"\b(?:add_executable|psbench_add_unit_test|psbench_add_mpi
 class Project:
     """The files of ROOT (git's, or the disk's) and what the commands may name."""
 
-    def __init__(self, root, psbench):
+    def __init__(self, root, psbench, untracked=False):
         self.root = os.path.abspath(root)
-        self.files = self._files()
+        self.files = self._files(untracked)
         self.dirs = {posixpath.dirname(f) for f in self.files}
         for d in list(self.dirs):
             while d:
@@ -110,14 +111,15 @@ class Project:
             self.presets = {kind: {p["name"] for p in presets.get(kind, [])}
                             for kind in ("configurePresets", "buildPresets", "testPresets", "workflowPresets")}
 
-    def _files(self):
+    def _files(self, untracked):
         top = subprocess.run(["git", "-C", self.root, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
         if top.returncode == 0 and os.path.realpath(top.stdout.strip()) == os.path.realpath(self.root):
             def listed(*extra):
                 out = subprocess.run(["git", "-C", self.root, "ls-files", "-z", *extra], capture_output=True,
                                      text=True, check=True).stdout
                 return {f for f in out.split("\0") if f}
-            return listed() - listed("--deleted")
+            files = listed() - listed("--deleted")
+            return files | listed("--others", "--exclude-standard") if untracked else files
         found = set()
         for directory, subdirectories, names in os.walk(self.root):
             if directory == self.root:  # no build output or git's own files count as the project's
@@ -520,10 +522,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("root", nargs="?", default=".")
     parser.add_argument("--psbench", help="the psbench binary, whose --help lists the subcommands")
+    parser.add_argument("--untracked", action="store_true", help="count files git does not track yet too")
     options = parser.parse_args()
     if not os.path.isdir(options.root):
         parser.error(f"{options.root} is not a folder")
-    project = Project(options.root, options.psbench)
+    project = Project(options.root, options.psbench, options.untracked)
     problems = []
     checker = CommandChecker(project, problems)
     for page in project.pages():

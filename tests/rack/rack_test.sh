@@ -11,7 +11,8 @@
 #   down_clean    down after a clean run leaves no namespace, link, name file, state or process behind
 #   down_killed   the same after a run killed midway (SIGKILL to mpirun) and after an `up` killed midway
 #   sweep         jobs/rack/sweep.sh writes one results file per worker count, servers on their own nodes, and
-#                 the manifest (docs/formats.md#manifest: scheduler "rack", the link's rate and delay), then takes it down
+#                 the manifest (docs/formats.md#manifest: scheduler "rack", the link's rate and delay), then takes
+#                 the rack down
 #   mpirun_sweep  jobs/mpirun/sweep.sh, run on the head node through `rack.sh exec`, works across the rack too
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
