@@ -62,7 +62,8 @@ struct GoogleBenchmarkFile {
   bool operator==(const GoogleBenchmarkFile&) const = default;
 };
 
-/// The server_saturation file's format this psbench reads and writes.
+/// The server_saturation file's format this psbench reads and writes. Keys added since are optional (std::optional
+/// members): a reader treats a missing one as documented there, so the number stays 1 (docs/formats.md, "Bench file").
 inline constexpr int kSaturationFormat = 1;
 
 /// The `context` of server_saturation.json.
@@ -74,7 +75,7 @@ struct SaturationContext {
   std::map<std::string, std::string> libraries;  ///< psbench, mpi, hdf5, onednn versions
   std::string git_commit;                        ///< commit of the benchmark
   std::string date;                              ///< ISO-8601
-  std::optional<std::uint64_t> llc_bytes{};      ///< the last-level cache the cores share (absent before session 6)
+  std::optional<std::uint64_t> llc_bytes{};      ///< the last-level cache the cores share (optional: older format-1 files lack it)
   /// Member-wise equality.
   bool operator==(const SaturationContext&) const = default;
 };
@@ -104,8 +105,8 @@ struct SaturationRun {
   std::vector<SaturationPoint> points;         ///< k = 1, 2, ...
   std::optional<double> think_measured_us;     ///< the mean sleep the clients measured (a sleep overshoots)
   std::optional<double> service_busy_us{};     ///< D kept busy: busy_clients clients and no think time
-  std::optional<int> busy_clients{};           ///< the clients of that probe (absent: 1, files before session 7)
-  std::optional<double> busy_updates_per_s{};  ///< the throughput of that probe (absent before session 7)
+  std::optional<int> busy_clients{};           ///< the clients of that probe (optional: absent means 1)
+  std::optional<double> busy_updates_per_s{};  ///< the throughput of that probe (optional: older format-1 files lack it)
   std::optional<double> client_cpu_us{};       ///< a client's CPU time per exchange at k = 1 (kernel included)
   std::optional<double> server_cpu_busy_us{};  ///< a server's CPU time per update in the busy probe (kernel included)
   std::optional<double> window_huge_pages{};   ///< shared path: share of the server's mapping in 2 MiB pages
@@ -113,7 +114,7 @@ struct SaturationRun {
   bool operator==(const SaturationRun&) const = default;
 };
 
-/// bench_server_saturation's own JSON file (CONTRACTS.md section A).
+/// bench_server_saturation's own JSON file (docs/formats.md, "Bench file").
 struct SaturationFile {
   int format = kSaturationFormat;               ///< file format version
   std::string benchmark = "server_saturation";  ///< always server_saturation

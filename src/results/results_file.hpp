@@ -35,7 +35,8 @@ struct Config {
   std::string out;          ///< --out
   std::string trace;        ///< --trace, empty for none
   bool quiet = false;       ///< --quiet
-  // The fault and checkpoint flags: always written; absent from files written before they existed.
+  // The fault and checkpoint flags: always written; optional in format 2, whose older files lack them
+  // (docs/formats.md, "Results file").
   std::optional<std::string> inject_fault;      ///< --inject-fault, "" for none
   std::optional<std::string> straggler;         ///< --straggler, "" for none
   std::optional<double> stall_timeout;          ///< --stall-timeout, seconds (0: off)

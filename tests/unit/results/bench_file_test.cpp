@@ -44,10 +44,10 @@ SaturationFile sample_saturation() {
   file.note = "compute is emulated: each client sleeps think_us in place of forward+backward";
   SaturationRun run{1, 535818, 2000.0, 250.0, 0.1, 9, 9.0, {}, {}, 180.0};
   run.points = {SaturationPoint{1, 400.0, 0.1, 260.0, 0.1}, SaturationPoint{2, 790.0, 0.2, 262.0, 0.21}};
-  run.points[1].service_us = 251.0;  // each point's own D, read since session 13
+  run.points[1].service_us = 251.0;  // each point's own D: an optional key of format 1
   run.points[1].server_cpu_us = 240.0;
-  run.window_huge_pages = 0.97;    // shared path, since session 10
-  run.server_cpu_busy_us = 410.0;  // since session 12
+  run.window_huge_pages = 0.97;    // shared path only: optional
+  run.server_cpu_busy_us = 410.0;  // optional
   file.runs = {run};
   return file;
 }
