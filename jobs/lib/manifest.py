@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes a results folder's manifest.json (CONTRACTS.md C): `init` once per job, `add-run` after each run.
+"""Writes a results folder's manifest.json (docs/formats.md, "Manifest"): `init` once per job, `add-run` after each run.
 
 Every write goes to a temporary file that is then renamed, so a reader never sees half a manifest, and a
 job killed midway leaves a manifest of the runs that finished.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A worker sweep on the virtual rack: brings up a rack with the servers on nodes of their own (n1..nS) and one
 # worker per node after them, runs psbench train once per worker count over messages (TCP between the nodes),
-# writes one results file per run, the manifest (CONTRACTS.md C: scheduler "rack", the link's rate and delay) and
+# writes one results file per run, the manifest (docs/formats.md, "Manifest": scheduler "rack", the link's rate and delay) and
 # rack.json (the rack as made, with the servers' rate), and takes the rack down at the end, also when a run fails or the sweep is killed.
 #
 # Usage (as root): jobs/rack/sweep.sh [extra psbench train flags...]
@@ -24,7 +24,7 @@ job_name="rack/sweep.sh"
 # shellcheck source=../lib/job_common.sh
 source "$root/jobs/lib/job_common.sh"
 
-# The manifest (CONTRACTS.md C) through the jobs' own writer (jobs/lib/manifest.py), which renames each version
+# The manifest (docs/formats.md, "Manifest") through the jobs' own writer (jobs/lib/manifest.py), which renames each version
 # into place, so a sweep killed midway leaves a manifest of the runs that finished.
 start_manifest() {
   python3 "$root/jobs/lib/manifest.py" init --manifest "$outdir/manifest.json" --scheduler rack \

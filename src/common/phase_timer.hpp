@@ -7,7 +7,7 @@
 
 namespace psbench {
 
-/// The timed phases of a run, as named in the results file (DESIGN.md).
+/// The timed phases of a run, as named in the results file (docs/results.md, "phases").
 enum class Phase : std::uint8_t { kInitIo, kInitTotal, kCompute, kPush, kPull, kServerUpdate, kServerIdle, kTotal };
 
 /// Number of entries in Phase.

@@ -23,7 +23,7 @@ struct DatasetDescription {
   std::uint64_t chunk_bytes = layout::kDefaultChunkBytes;  ///< target bytes per images chunk (whole samples)
 };
 
-/// Writes a file in DESIGN.md's layout under a temporary name; commit() flushes it to disk and renames it
+/// Writes a file in psbench's HDF5 layout (docs/data.md) under a temporary name; commit() flushes it to disk and renames it
 /// into place, and a writer destroyed before commit() removes the temporary, so no partial .h5 is visible.
 class DatasetWriter {
  public:

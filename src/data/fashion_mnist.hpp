@@ -27,7 +27,7 @@ struct ConvertSummary {
 };
 
 /// Reads Fashion-MNIST's IDX files (validating magic numbers, 28 x 28 images, equal counts, labels below 10)
-/// and writes DESIGN.md's layout with mean and std of the training pixels. Throws UserError on bad input.
+/// and writes psbench's HDF5 layout (docs/data.md) with mean and std of the training pixels. Throws UserError on bad input.
 ConvertSummary convert_fashion_mnist(const ConvertOptions& options);
 
 }  // namespace psbench::data

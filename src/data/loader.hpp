@@ -17,7 +17,7 @@ enum class ReadMode { kWhole, kPartition };
 
 /// What a worker asks the loader for.
 struct LoadOptions {
-  std::string path;                  ///< HDF5 file in DESIGN.md's layout
+  std::string path;                  ///< HDF5 file in psbench's layout (docs/data.md)
   std::string split = "train";       ///< "train" or "test"
   IoMode io = IoMode::kSequential;   ///< one after another, or all at once
   ReadMode read = ReadMode::kWhole;  ///< whole set, or own partition only

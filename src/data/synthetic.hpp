@@ -48,7 +48,7 @@ struct SynthOptions {
 /// Parses "C,H,W" (positive integers); throws UserError naming flag otherwise.
 SampleShape parse_shape(const std::string& text, const std::string& flag);
 
-/// Writes a synthetic file in DESIGN.md's layout, generating and writing one block at a time (memory is
+/// Writes a synthetic file in psbench's HDF5 layout (docs/data.md), generating and writing one block at a time (memory is
 /// independent of the sample count); float32 takes a first pass for the statistics. Throws UserError on
 /// bad options.
 void write_synthetic(const std::string& path, const SynthOptions& options);

@@ -35,7 +35,7 @@ Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank);
 /// All servers together: updates summed, staleness histograms merged by adding counts.
 results::ServerSummary server_summary(const std::vector<results::RankEntry>& per_rank);
 
-/// The whole results file (DESIGN.md's keys and the extras documented in docs/results.md).
+/// The whole results file (its keys are in docs/results.md).
 results::ResultsFile assemble_results(const RunFacts& facts, std::vector<results::RankEntry> per_rank,
                                       results::Environment env);
 

@@ -23,7 +23,7 @@ enum class IntraNode { kSharedMemory, kMessages };
 
 /// Every flag of `psbench train`, with its default.
 struct TrainOptions {
-  std::string data_path;                            ///< --data: HDF5 file in DESIGN.md's layout
+  std::string data_path;                            ///< --data: HDF5 file in psbench's layout (docs/data.md)
   std::string model_spec;                           ///< --model: "mlp:512,256" or "cnn"
   int batch = 64;                                   ///< --batch: samples per worker step
   int epochs = 3;                                   ///< --epochs: passes over the training set

@@ -62,7 +62,7 @@ data_cli_error(oversized_driver_block no_launcher "driver information block clai
   inspect ${oversized_driver})
 data_cli_error(oversized_driver_block_load data_np2 "driver information block claims 2902458368 bytes"
   load ${oversized_driver} --io parallel)
-# The same block's 16-byte header cut off by the end of a 128-byte file (libFuzzer, session 7): HDF5 read the
+# The same block's 16-byte header cut off by the end of a 128-byte file (found by libFuzzer): HDF5 read the
 # 4 bytes of its size that were there (4,294,967,292) and allocated 4 GB.
 set(cut_off_driver ${PROJECT_SOURCE_DIR}/fuzz/seeds/fuzz_hdf5_layout/oom_driver_header_cut_off_by_eof)
 data_cli_error(cut_off_driver_block no_launcher

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a job's results folder: manifest.json as CONTRACTS.md C fixes it, and every results file it lists.
+"""Checks a job's results folder: manifest.json as docs/formats.md ("Manifest") fixes it, and every results file it lists.
 
 Usage: check_results.py DIR --scheduler S --job-id ID --nodes N [N...] --ranks-per-node R
                         --git-commit C --launch PREFIX --run W:S:IO [--run ...] [--placed]

@@ -38,7 +38,7 @@ void write_non_finite_file(const std::string& path, std::uint64_t train_samples,
 /// Every sample's images as the model's float32 input (StoredImages::normalise over all samples).
 std::vector<float> normalised_images(const Samples& samples);
 
-/// Ways a fixture file breaks DESIGN.md's layout.
+/// Ways a fixture file breaks psbench's HDF5 layout (docs/data.md).
 enum class Defect {
   kMissingLabels,    ///< /train/labels absent
   kCountMismatch,    ///< /train/images holds 10 samples, /train/labels 9
