@@ -87,8 +87,8 @@ struct SaturationPoint {
   double utilization = 0.0;               ///< busy fraction of the busiest server
   double response_us = 0.0;               ///< push to fresh shard, as the client sees it
   double queue_length = 0.0;              ///< mean queue length
-  std::optional<double> service_us{};     ///< the servers' mean time per update, by their clock (absent in older files)
-  std::optional<double> server_cpu_us{};  ///< the servers' CPU time per update, kernel included (absent in older files)
+  std::optional<double> service_us{};     ///< the servers' mean time per update, by their clock (optional)
+  std::optional<double> server_cpu_us{};  ///< the servers' CPU time per update, kernel included (optional)
   /// Member-wise equality.
   bool operator==(const SaturationPoint&) const = default;
 };
