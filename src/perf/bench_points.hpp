@@ -23,7 +23,7 @@ struct BenchPoints {
   MachineFacts machine;                                       ///< from the first file's context
 };
 
-/// Adds one Google Benchmark file's points (names per CONTRACTS.md A; the last argument is the byte count
+/// Adds one Google Benchmark file's points (names per docs/formats.md#bench-file; the last argument is the byte count
 /// or the batch). Aggregates and errored runs are skipped.
 void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points);
 

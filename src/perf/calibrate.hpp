@@ -7,7 +7,7 @@
 
 namespace psbench::perf {
 
-/// Fits a calibration from benchmark files (CONTRACTS.md A: nn.json, push_pull.json, server_update.json,
+/// Fits a calibration from benchmark files (docs/formats.md#bench-file: nn.json, push_pull.json, server_update.json,
 /// data_io.json, server_saturation.json, recognised by their benchmark names) and, optionally, results files
 /// of `psbench train` runs, which override the benchmarks where they measure the same thing on psbench's
 /// own code path (see docs/model.md). Throws UserError naming the file for a missing or malformed file, or

@@ -15,7 +15,7 @@ inline constexpr Kind kAllKinds[] = {Kind::kIdeal, Kind::kRevised, Kind::kMva, K
 /// The CLI's word for a kind: ideal, revised, mva, sim.
 const char* kind_name(Kind kind);
 
-/// One predicted configuration (CONTRACTS.md B).
+/// One predicted configuration (docs/formats.md#predict-json).
 struct Prediction {
   Kind kind = Kind::kIdeal;            ///< which model
   int workers = 1;                     ///< W

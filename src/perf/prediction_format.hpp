@@ -11,7 +11,7 @@ namespace psbench::perf {
 /// Output formats of `psbench model predict`.
 enum class OutputFormat { kTable, kJson, kCsv };
 
-/// The predictions as CONTRACTS.md B's JSON (inputs echoed, kind_order, one object per prediction).
+/// The predictions as the JSON of docs/formats.md#predict-json (inputs echoed, kind_order, one object per prediction).
 std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions);
 
 /// One header line with the prediction keys, then one line per prediction.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A test double for `psbench model predict --format json` (CONTRACTS.md B), used only by the report's tests
+"""A test double for `psbench model predict --format json` (docs/formats.md#predict-json), used only by the report's tests
 until they run the real model: it prints simple, clearly artificial curves (1/W compute, linear sequential
 reads) for whatever workers, servers, I/O mode and platform it is asked for. `model saturation` (which needs no
 calibration) goes to the real binary named by PSBENCH. Any other subcommand fails."""

@@ -1,4 +1,4 @@
-"""The answers to RQ1-RQ5 (DESIGN.md), with numbers from the runs and the model; each names its figures and
+"""The answers to RQ1-RQ5 (docs/design.md), with numbers from the runs and the model; each names its figures and
 runs and says where this machine limits it."""
 
 from .model import ModelUnavailable

@@ -1,4 +1,4 @@
-"""The manifest a job script writes into each results folder (CONTRACTS.md C): scheduler, nodes, runs."""
+"""The manifest a job script writes into each results folder (docs/formats.md#manifest): scheduler, nodes, runs."""
 
 from dataclasses import dataclass
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The model's curves, computed by `psbench model predict --format json` (CONTRACTS.md B), never here."""
+"""The model's curves, computed by `psbench model predict --format json` (docs/formats.md#predict-json), never here."""
 
 import json
 import os
@@ -199,7 +199,7 @@ def parse_predictions(text: str, source: str) -> list:
         raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
     if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(
             document.get("predictions"), list):
-        raise ReportError(f"the output of '{source}' is not format 1 prediction JSON (CONTRACTS.md B)")
+        raise ReportError(f"the output of '{source}' is not format 1 prediction JSON (docs/formats.md#predict-json)")
     predictions = []
     for entry in document["predictions"]:
         if not isinstance(entry, dict) or entry.get("kind") not in KINDS:

@@ -101,7 +101,7 @@ def write_report(context, results: list, command: str) -> Path:
     sweep, curves = context.sweep, context.curves
     parts = ["# psbench study report", "",
              "The figures and answers of the 2016 study (Hashemi et al., arXiv 1612.00521) for this sweep; "
-             "the questions RQ1-RQ5 are DESIGN.md's.", ""]
+             "the questions RQ1-RQ5 are those of psbench's docs/design.md.", ""]
     parts += _provenance(context, command) + _not_drawn(results)
     for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves),
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),

@@ -9,7 +9,7 @@ from .jsonfile import field, optional_field, read_json
 
 #: Results formats this report reads: 1, and 2 (the typed schema, which adds env.cpu and env.onednn_isa).
 SUPPORTED_FORMATS = (1, 2)
-#: The phases of DESIGN.md, in the order the report shows them.
+#: The phases of docs/design.md, in the order the report shows them.
 PHASES = ("init_io", "init_total", "compute", "push", "pull", "server_update", "server_idle", "total")
 WHAT = "results file"
 
