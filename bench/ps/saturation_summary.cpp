@@ -1,9 +1,8 @@
 #include "saturation_summary.hpp"
 
-#include <algorithm>
-
 #include "common/check.hpp"
 #include "common/median.hpp"
+#include "perf/saturation_knee.hpp"
 
 namespace psbench::bench {
 
@@ -27,20 +26,14 @@ SaturationPoint median_point(const std::vector<SaturationPoint>& repeats) {
 
 Knee find_knee(const std::vector<SaturationPoint>& points) {
   PSBENCH_CHECK(!points.empty()) << "no saturation points";
-  const std::size_t top = std::max<std::size_t>(1, points.size() / 3);
+  std::vector<int> clients;
   std::vector<double> rates;
-  for (std::size_t i = points.size() - top; i < points.size(); ++i) rates.push_back(points[i].updates_per_s);
-  std::sort(rates.begin(), rates.end());
-  const std::size_t n = rates.size();
-  const double plateau = n % 2 == 1 ? rates[n / 2] : 0.5 * (rates[n / 2 - 1] + rates[n / 2]);
-  Knee knee{plateau, 0};
   for (const SaturationPoint& point : points) {
-    if (point.updates_per_s >= 0.9 * plateau) {
-      knee.clients = point.clients;
-      break;
-    }
+    clients.push_back(point.clients);
+    rates.push_back(point.updates_per_s);
   }
-  return knee;
+  const perf::SaturationKnee knee = perf::find_saturation_knee(clients, rates);
+  return Knee{knee.plateau_updates_per_s, knee.clients};
 }
 
 double model_knee(double think_us, double service_us) {

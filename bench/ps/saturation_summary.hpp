@@ -27,7 +27,8 @@ struct Knee {
 /// clients from the first.
 SaturationPoint median_point(const std::vector<SaturationPoint>& repeats);
 
-/// The plateau and the measured knee of points in ascending k (at least one point).
+/// The plateau and the measured knee of points in ascending k (at least one point), by
+/// perf::find_saturation_knee, the rule the model applies to its predictions too.
 Knee find_knee(const std::vector<SaturationPoint>& points);
 
 /// The knee a closed network predicts, (Z + D) / D, for think time Z and service time D (> 0).

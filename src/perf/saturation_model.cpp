@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "perf/saturation_knee.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -12,7 +13,6 @@ namespace {
 constexpr int kFixedPointRounds = 30;
 constexpr double kFixedPointTolerance = 1e-6;
 constexpr double kMinFreeCores = 0.25;  // the clients never take all the servers' cores
-constexpr double kKneeShare = 0.9;      // the benchmark's knee: within 10% of the plateau
 
 std::string run_name(const results::SaturationRun& run) {
   return "server_saturation run S = " + std::to_string(run.servers) + ", P = " + std::to_string(run.parameters);
@@ -133,16 +133,7 @@ double saturation_knee_bound(const SaturationInputs& inputs) {
 }
 
 int saturation_knee(const std::vector<int>& clients, const std::vector<double>& rates) {
-  if (clients.empty() || clients.size() != rates.size()) return 0;
-  const std::size_t top = std::max<std::size_t>(1, rates.size() / 3);
-  std::vector<double> largest(rates.end() - static_cast<std::ptrdiff_t>(top), rates.end());
-  std::sort(largest.begin(), largest.end());
-  const std::size_t n = largest.size();
-  const double plateau = n % 2 == 1 ? largest[n / 2] : 0.5 * (largest[n / 2 - 1] + largest[n / 2]);
-  for (std::size_t i = 0; i < rates.size(); ++i) {
-    if (rates[i] >= kKneeShare * plateau) return clients[i];
-  }
-  return 0;
+  return find_saturation_knee(clients, rates).clients;
 }
 
 }  // namespace psbench::perf

@@ -72,8 +72,8 @@ std::vector<SaturationPrediction> predict_saturation_mva(const SaturationInputs&
 /// N* = (Z + c + D_0) / D: where the network's two throughput bounds cross (one client finds the server idle).
 double saturation_knee_bound(const SaturationInputs& inputs);
 
-/// The knee as the benchmark defines it: the first k whose updates/s is within 10% of the plateau, the median
-/// updates/s over the largest third of the client counts. rates are in the order of clients (ascending).
+/// The knee's client count by find_saturation_knee (perf/saturation_knee.hpp), the rule the benchmark uses
+/// too. rates are in the order of clients (ascending).
 int saturation_knee(const std::vector<int>& clients, const std::vector<double>& rates);
 
 }  // namespace psbench::perf
