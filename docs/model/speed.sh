@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Wall and CPU time of `psbench model predict` for the speed table of docs/model.md, with the load average
-# (1-minute) before each command. Usage: docs/model/speed.sh PSBENCH CALIB [REPEATS]
+# Wall and CPU time of `psbench model predict` (the Model speed rows of docs/measured.md, explained in
+# docs/model.md), with the 1-minute load average before each command: on a shared machine the wall time reads
+# the load as much as the model. Usage: docs/model/speed.sh PSBENCH CALIB [REPEATS]
 B="${1:?usage: speed.sh PSBENCH CALIB [REPEATS]}"
 C="${2:?usage: speed.sh PSBENCH CALIB [REPEATS]}"
 run() {
