@@ -18,6 +18,7 @@ struct ValidateFlags {
   std::string platform = "this";
   std::string input = "1,28,28";
   int classes = 10;
+  std::string format = "table";
 };
 
 std::vector<perf::Kind> kinds_of(const std::string& word) {
@@ -35,10 +36,14 @@ void run_validate(const ValidateFlags& flags) {
   options.kinds = kinds_of(flags.kind);
   options.platform = flags.platform;
   options.input = parse_input(flags.input, flags.classes);
+  if (flags.format != "table" && flags.format != "json")
+    throw UserError("--format '" + flags.format + "' is not one of: table, json");
   if (flags.runs.empty()) throw UserError("validate: give one or more results files of psbench train");
   const perf::Calibration calibration = perf::read_calibration(flags.calib);
   const perf::Validation validation = perf::validate_runs(calibration, flags.runs, options);
-  std::fputs(perf::format_validation(validation, options.kinds).c_str(), stdout);
+  const std::string text = flags.format == "json" ? perf::format_validation_json(validation, options.kinds)
+                                                  : perf::format_validation(validation, options.kinds);
+  std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   if (flags.max_mape < 0.0) return;
   const double mape = validation.mape.at(options.kinds.front()).at("total");
@@ -63,6 +68,8 @@ void add_validate(CLI::App& model) {
       ->capture_default_str();
   command->add_option("--input", flags->input, "sample shape C,H,W of the runs' data")->capture_default_str();
   command->add_option("--classes", flags->classes, "classes K of the runs' data")->capture_default_str();
+  command->add_option("--format", flags->format, "table or json (docs/formats.md#validate-json)")
+      ->capture_default_str();
   command->callback([flags] { on_first_rank([&] { run_validate(*flags); }); });
 }
 

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <nlohmann/json.hpp>
+
 #include "common/error.hpp"
 #include "common/median.hpp"
 #include "perf/predict.hpp"
@@ -54,9 +56,13 @@ std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& ru
     const auto same = [&](const RunComparison& c) { return c.configuration == run.configuration; };
     if (std::any_of(out.begin(), out.end(), same)) continue;
     RunComparison merged = run;
+    merged.files.clear();
     std::vector<const RunComparison*> repeats;
     for (const RunComparison& other : runs)
-      if (same(other)) repeats.push_back(&other);
+      if (same(other)) {
+        repeats.push_back(&other);
+        merged.files.push_back(other.file);
+      }
     merged.repetitions = static_cast<int>(repeats.size());
     for (const char* phase : kValidatedPhases) {
       std::vector<double> values;
@@ -81,6 +87,7 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   request.kinds = options.kinds;
   RunComparison out;
   out.file = path;
+  out.files = {path};
   out.workers = run.env.workers;
   out.servers = run.env.servers;
   out.io = run.config.io;
@@ -120,7 +127,73 @@ void append_mape(std::string& out, const MapeTable& table, const std::vector<Kin
   }
 }
 
+using Ordered = nlohmann::ordered_json;
+
+double signed_percent_error(double predicted, double measured) {
+  return measured > 0.0 ? 100.0 * (predicted - measured) / measured : 0.0;
+}
+
+Ordered phases_json(const std::map<std::string, double>& values) {
+  Ordered out = Ordered::object();
+  for (const char* phase : kValidatedPhases) out[phase] = values.at(phase);
+  return out;
+}
+
+Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds) {
+  Ordered predicted = Ordered::object();
+  Ordered error = Ordered::object();
+  for (const Kind kind : kinds) {
+    predicted[kind_name(kind)] = phases_json(run.predicted.at(kind));
+    Ordered errors = Ordered::object();
+    for (const char* phase : kValidatedPhases)
+      errors[phase] = signed_percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
+    error[kind_name(kind)] = errors;
+  }
+  return Ordered{{"configuration", run.configuration}, {"files", run.files},     {"workers", run.workers},
+                 {"servers", run.servers},             {"io", run.io},           {"repetitions", run.repetitions},
+                 {"measured", phases_json(run.measured)}, {"lowest", phases_json(run.lowest)},
+                 {"highest", phases_json(run.highest)},   {"predicted", predicted}, {"error_percent", error}};
+}
+
+Ordered summary_json(const std::vector<RunComparison>& runs, const MapeTable& table, const std::vector<Kind>& kinds) {
+  Ordered mape = Ordered::object();
+  Ordered within = Ordered::object();
+  for (const Kind kind : kinds) {
+    mape[kind_name(kind)] = phases_json(table.at(kind));
+    Ordered counts = Ordered::object();
+    for (const char* phase : kValidatedPhases) {
+      int count = 0;
+      for (const RunComparison& run : runs)
+        if (percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase)) <= kValidationBandPercent) ++count;
+      counts[phase] = count;
+    }
+    within[kind_name(kind)] = counts;
+  }
+  return Ordered{{"count", runs.size()}, {"mape_percent", mape}, {"within_band", within}};
+}
+
 }  // namespace
+
+std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds) {
+  Ordered order = Ordered::array();
+  for (const Kind kind : kinds) order.push_back(kind_name(kind));
+  Ordered phases = Ordered::array();
+  for (const char* phase : kValidatedPhases) phases.push_back(phase);
+  Ordered configurations = Ordered::array();
+  for (const RunComparison& run : validation.configurations) configurations.push_back(comparison_json(run, kinds));
+  Ordered runs = Ordered::array();
+  for (const RunComparison& run : validation.runs) runs.push_back(comparison_json(run, kinds));
+  return Ordered{{"format", kValidationJsonFormat},
+                 {"kind_order", order},
+                 {"phases", phases},
+                 {"band_percent", kValidationBandPercent},
+                 {"configurations", configurations},
+                 {"runs", runs},
+                 {"over_configurations", summary_json(validation.configurations, validation.mape, kinds)},
+                 {"over_runs", summary_json(validation.runs, validation.run_mape, kinds)}}
+             .dump(2) +
+         "\n";
+}
 
 Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
                          const ValidateOptions& options) {

@@ -16,6 +16,7 @@ inline constexpr const char* kValidatedPhases[] = {"init_io", "compute", "total"
 /// One run, or the median of repeated runs of one configuration, against its predictions.
 struct RunComparison {
   std::string file;                                         ///< the (first) results file
+  std::vector<std::string> files;                           ///< every results file of the configuration
   int workers = 0;                                          ///< W
   int servers = 0;                                          ///< S
   std::string io;                                           ///< sequential | parallel
@@ -52,6 +53,18 @@ struct ValidateOptions {
 /// differs from the spec at the given input shape.
 Validation validate_runs(const Calibration& calibration, const std::vector<std::string>& run_files,
                          const ValidateOptions& options);
+
+/// The band within which validate counts a prediction as close (percent of the measured value).
+inline constexpr double kValidationBandPercent = 15.0;
+
+/// The format number of format_validation_json's document.
+inline constexpr int kValidationJsonFormat = 1;
+
+/// JSON (docs/formats.md#validate-json): the kinds, the phases, one object per configuration (its files, W, S,
+/// I/O, repetitions, measured median, lowest and highest, predicted and signed error per kind and phase), the
+/// same per run, and per kind and phase the MAPE and the count within the band, over the configurations and
+/// over every run.
+std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds);
 
 /// Text: one line per configuration and phase with the measured median (and range), predicted seconds and errors,
 /// then the MAPE tables over the configurations and over every run.

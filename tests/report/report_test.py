@@ -4,6 +4,7 @@ Environment: PSBENCH (the psbench binary), PSBENCH_REPORT_PATH (the folder holdi
 Run one test: python3 report_test.py ReportTest.test_every_section_and_figure."""
 
 import json
+import re
 import os
 import shutil
 import struct
@@ -79,8 +80,10 @@ class ReportTest(unittest.TestCase):
         self.assertFalse((self.scratch / "out").exists(), "a failed report must write nothing")
 
     def test_every_section_and_figure(self):
+        """Every section and figure of a format 2 sweep (`psbench model validate`, behind figure 8, reads format 2
+        results files only)."""
         out = self.scratch / "out"
-        done = run_module(SWEEP, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        done = run_module(self.copy_sweep_as_format_2(), "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
         for heading in ("## What this report rests on", "## RQ1", "## RQ2", "## RQ3", "## RQ4", "## RQ5", "## Runs"):
@@ -220,7 +223,31 @@ class ReportTest(unittest.TestCase):
         out = self.scratch / "out"
         done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("Over 4 configurations, each the median of its runs (6 runs).", (out / "report.md").read_text())
+        self.assertIn("Over 4 configurations, each the median of its runs (6 runs), as `psbench model validate`",
+                      (out / "report.md").read_text())
+
+    def test_quoted_total_mape_is_validates(self):
+        """The report quotes the total-time MAPE of `psbench model validate --format json` on the same files, per
+        kind."""
+        sweep = self.copy_sweep_as_format_2()
+        runs = sorted(sweep.glob("w*.json"))
+        done = run_psbench("model", "validate", "--calib", HERE.parents[0] / "cli" / "model" / "calib.json", *runs,
+                           "--kind", "all", "--format", "json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        document = json.loads(done.stdout)
+        self.assertEqual(document["format"], 1)
+        mape = document["over_configurations"]["mape_percent"]
+        out = self.scratch / "out"
+        done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        quoted = [line for line in text.splitlines() if line.startswith("- total: MAPE ")]
+        self.assertEqual(len(quoted), 1, text)
+        found = dict(re.findall(r"(ideal|revised|mva|sim) ([0-9.]+)% \(", quoted[0]))
+        self.assertEqual(set(found), set(document["kind_order"]), quoted[0])
+        for kind, value in found.items():
+            self.assertEqual(value, f"{mape[kind]['total']:.1f}", f"{kind}: report {value}%, validate "
+                                                                    f"{mape[kind]['total']}%")
 
     def test_single_worker_count(self):
         sweep = self.copy_sweep()

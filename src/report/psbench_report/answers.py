@@ -3,7 +3,7 @@ runs and says where this machine limits it."""
 
 from .model import ModelUnavailable
 from .numbers import at, find, percent, predicted, runs_named, seconds
-from .validation import BAND, QUANTITIES, mape, pairs, run_count, within_band
+from .validation import BAND, QUANTITIES, run_count, validated
 
 
 def _limits(sweep) -> str:
@@ -130,29 +130,29 @@ def _saturation_lines(bench, saturation_model) -> list:
 
 
 def rq4(sweep, curves) -> str:
-    """How well the ideal model predicts, against the revised model."""
-    found = pairs(sweep, curves)
+    """How well the ideal model predicts, against the revised model: the MAPE `psbench model validate` gives."""
+    found = validated(sweep, curves)
     head = ["## RQ4: the ideal model against the revised model", "", "Figure 8 (predicted against measured).", ""]
-    if not found:
-        reason = "; ".join(curves.failures) or "no prediction"
+    if not found.pairs:
+        reason = "; ".join(found.failures + curves.failures) or "no prediction"
         return "\n".join(head + [f"Not answered: the model gave no prediction for any run ({reason})."])
     lines = []
-    for name, _, _ in QUANTITIES:
-        parts = []
-        for kind in ("ideal", "revised", "mva", "sim"):
-            chosen = [p for p in found if p.kind == kind and p.quantity == name]
-            if chosen:
-                parts.append(f"{kind} {mape(chosen):.0f}% ({within_band(chosen)}/{len(chosen)} within "
-                             f"±{100 * BAND:.0f}%)")
-        lines.append(f"- {name}: MAPE " + "; ".join(parts) + ".")
-    configurations = len({p.run.path for p in found})
+    for summary in found.summaries:
+        prefix = f"{summary.group}, " if len(found.summaries) > 1 else ""
+        for name, _ in QUANTITIES:
+            parts = [f"{kind} {summary.mape[kind][name]:.1f}% ({summary.within[kind][name]}/"
+                     f"{summary.configurations} within ±{100 * BAND:.0f}%)"
+                     for kind in ("ideal", "revised", "mva", "sim") if kind in summary.mape]
+            lines.append(f"- {prefix}{name}: MAPE " + "; ".join(parts) + ".")
+    configurations = sum(s.configurations for s in found.summaries)
     return "\n".join(head + lines + ["", f"Over {configurations} configurations, each the median of its runs "
-                                         f"({run_count(found)} runs). " + _limits(sweep)])
+                                         f"({run_count(found.pairs)} runs), as `psbench model validate` groups "
+                                         "and compares them. " + _limits(sweep)])
 
 
 def rq5(sweep, curves) -> str:
     """Where the remaining gaps between theory and the real system are."""
-    found = sorted(pairs(sweep, curves), key=lambda p: -abs(p.error))
+    found = sorted(validated(sweep, curves).pairs, key=lambda p: -abs(p.error))
     head = ["## RQ5: the remaining gaps", "", "Figures 8 and 1.", ""]
     if not found:
         return "\n".join(head + ["Not answered without the model's predictions (see above)."])

@@ -95,6 +95,25 @@ class ModelClient:
             raise answer
         return answer
 
+    def validate(self, files: list, input_shape: str, classes: int) -> dict:
+        """The parsed JSON of `psbench model validate --format json` over the results files at one sample shape
+        (docs/formats.md#validate-json): the configurations, their medians and the MAPE, computed there only;
+        raises ModelUnavailable with the reason."""
+        if self.failure_ is not None:
+            raise ModelUnavailable(self.failure_)
+        argv = [self.psbench_, "model", "validate", "--calib", str(self.calib_), "--kind", "all", "--platform",
+                "this", "--input", input_shape, "--classes", str(classes), "--format", "json", *map(str, files)]
+        try:
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
+                                  check=False)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            raise ModelUnavailable(f"`psbench model validate` could not run: {error}") from None
+        if done.returncode != 0:
+            lines = [line for line in done.stderr.splitlines() if line.strip()]
+            raise ModelUnavailable(f"`psbench model validate` failed: "
+                                   f"{lines[-1] if lines else f'exit code {done.returncode}'}")
+        return parse_validation(done.stdout, "psbench model validate")
+
     def _run(self, request: Request) -> list:
         argv = self.argv(request)
         try:
@@ -123,7 +142,7 @@ class SaturationModel:
         return [self.psbench_, "model", "saturation", "--bench", str(bench_file), "--format", "json"]
 
     def comparisons(self, bench_file: Path) -> dict:
-        """The parsed JSON (docs/model.md, "Saturation curve"); raises ModelUnavailable with the reason."""
+        """The parsed JSON (docs/formats.md#saturation-json); raises ModelUnavailable with the reason."""
         if not self.psbench_:
             raise ModelUnavailable("no psbench binary was given to run `psbench model saturation`")
         if bench_file not in self.answers_:
@@ -154,7 +173,19 @@ def parse_saturation(text: str, source: str) -> dict:
     except json.JSONDecodeError as error:
         raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
     if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(document.get("runs"), list):
-        raise ReportError(f"the output of '{source}' is not format 1 saturation JSON (docs/model.md)")
+        raise ReportError(f"the output of '{source}' is not format 1 saturation JSON (docs/formats.md#saturation-json)")
+    return document
+
+
+def parse_validation(text: str, source: str) -> dict:
+    """Reads the JSON of `psbench model validate --format json`; bad JSON is a ReportError naming the source."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
+    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(
+            document.get("configurations"), list):
+        raise ReportError(f"the output of '{source}' is not format 1 validate JSON (docs/formats.md#validate-json)")
     return document
 
 

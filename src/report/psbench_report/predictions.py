@@ -34,7 +34,8 @@ SCALE_CASES = (ScaleCase(1, "sequential"), ScaleCase(1, "parallel"), ScaleCase(S
                ScaleCase(SHARDED_SERVERS, "parallel"))
 
 
-def _shape(series: Series):
+def shape_of(series: Series):
+    """The sample shape and class count of a series' data, found from its first run; ModelUnavailable if none."""
     run = series.all_runs()[0]
     shape = input_shape(run.model, run.parameters, run.sample_bytes)
     if shape is None:
@@ -45,7 +46,7 @@ def _shape(series: Series):
 
 def _request(series: Series, io: str, read: str, platform: str, workers: tuple, servers: int,
              kind: str = "all", ranks_per_node: int = 0) -> Request:
-    key, shape = series.key, _shape(series)
+    key, shape = series.key, shape_of(series)
     return Request(model=key.model, batch=key.batch, samples=series.all_runs()[0].samples, epochs=key.epochs, io=io,
                    read=read, platform=platform, workers=workers, servers=servers, input=shape.text,
                    classes=shape.classes, sample_bytes=shape.sample_bytes, kind=kind,

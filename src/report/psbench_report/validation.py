@@ -1,24 +1,23 @@
 """Predicted against measured, per configuration (the median of its runs), kind and phase, and the mean absolute
-percentage error (MAPE)."""
+percentage error (MAPE): all taken from `psbench model validate --format json`, which alone groups the runs into
+configurations, takes their medians and computes the errors."""
 
 from dataclasses import dataclass
-from statistics import median
 
-from .model import KINDS
-from .predictions import Curves
+from .model import ModelUnavailable
+from .predictions import Curves, shape_of
 from .sweep import Sweep
 
-#: Compared quantities: name, the measured value of a run, the prediction key.
-QUANTITIES = (("initial read", lambda r: r.read_s, "init_io_s"),
-              ("training", lambda r: r.training_s, "compute_s"),
-              ("total", lambda r: r.phases["total"], "total_s"))
-#: The band a good prediction stays within.
+#: Compared quantities: the report's name and validate's phase.
+QUANTITIES = (("initial read", "init_io"), ("training", "compute"), ("total", "total"))
+#: The band a good prediction stays within (validate's band_percent says the same; checked when read).
 BAND = 0.15
 
 
 @dataclass(frozen=True)
 class Pair:
-    """One configuration's measured median (over its repeated runs) beside one kind's prediction."""
+    """One configuration's measured median (over its repeated runs) beside one kind's prediction, as validate
+    gave them."""
 
     runs: tuple
     kind: str
@@ -34,39 +33,81 @@ class Pair:
     @property
     def error(self) -> float:
         """(predicted - measured) / measured."""
-        return (self.predicted - self.measured) / self.measured
+        return (self.predicted - self.measured) / self.measured if self.measured > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Validate's figures over one group of configurations (one sample shape): MAPE and count within the band."""
+
+    group: str
+    configurations: int
+    runs: int
+    mape: dict  # kind -> quantity -> percent
+    within: dict  # kind -> quantity -> count
+
+
+@dataclass(frozen=True)
+class Validated:
+    """Every pair and the summary of each validate call (one per sample shape in the sweep)."""
+
+    pairs: list
+    summaries: list
+    failures: list
+
+
+def _groups(sweep: Sweep) -> dict:
+    """The sweep's async runs by sample shape: {(input, classes): [runs]}."""
+    groups = {}
+    for series in sweep.series.values():
+        runs = [run for run in series.all_runs() if run.mode == "async"]
+        if not runs:
+            continue
+        shape = shape_of(series)
+        groups.setdefault((shape.text, shape.classes), []).extend(runs)
+    return groups
+
+
+def validated(sweep: Sweep, curves: Curves) -> Validated:
+    """Runs validate once per sample shape (cached on curves) and returns its pairs and summaries."""
+    cached = getattr(curves, "validated_", None)
+    if cached is not None:
+        return cached
+    found, summaries, failures = [], [], []
+    names = {name: phase for name, phase in QUANTITIES}
+    try:
+        groups = _groups(sweep)
+    except ModelUnavailable as why:
+        groups, failures = {}, [str(why)]
+    for (shape, classes), runs in groups.items():
+        by_path = {str(run.path): run for run in runs}
+        try:
+            document = curves.client_.validate(list(by_path), shape, classes)
+        except ModelUnavailable as why:
+            failures.append(str(why))
+            continue
+        for configuration in document["configurations"]:
+            chosen = tuple(by_path[f] for f in configuration["files"] if f in by_path)
+            for kind, phases in configuration["predicted"].items():
+                for name, phase in QUANTITIES:
+                    found.append(Pair(chosen, kind, name, float(configuration["measured"][phase]),
+                                      float(phases[phase])))
+        over = document["over_configurations"]
+        summaries.append(Summary(
+            f"input {shape}, {classes} classes", len(document["configurations"]), len(document["runs"]),
+            {kind: {name: over["mape_percent"][kind][phase] for name, phase in names.items()}
+             for kind in over["mape_percent"]},
+            {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
+             for kind in over["within_band"]}))
+    curves.validated_ = Validated(found, summaries, failures)
+    return curves.validated_
 
 
 def pairs(sweep: Sweep, curves: Curves) -> list:
-    """Every (configuration, kind, quantity) for which the model gave a prediction at the configuration's W and S;
-    a configuration's repeated runs count once, by their median (identical runs differ by tens of percent here)."""
-    found = []
-    for series in sweep.series.values():
-        predictions = curves.of(series) or []
-        by_point = {(p.kind, p.workers): p for p in predictions}
-        for workers in series.workers:
-            runs = tuple(series.runs[workers])
-            for kind in KINDS:
-                prediction = by_point.get((kind, workers))
-                if prediction is None:
-                    continue
-                for name, measured, key in QUANTITIES:
-                    values = [measured(run) for run in runs if measured(run) > 0]
-                    if key in prediction.values and values:
-                        found.append(Pair(runs, kind, name, median(values), prediction.values[key]))
-    return found
+    """Every (configuration, kind, quantity) validate compared."""
+    return validated(sweep, curves).pairs
 
 
 def run_count(chosen: list) -> int:
     """How many runs the pairs rest on."""
     return len({run.path for p in chosen for run in p.runs})
-
-
-def mape(chosen: list) -> float | None:
-    """Mean absolute percentage error of the pairs, in percent; None for none."""
-    return 100.0 * sum(abs(p.error) for p in chosen) / len(chosen) if chosen else None
-
-
-def within_band(chosen: list) -> int:
-    """How many pairs lie within ±15%."""
-    return sum(1 for p in chosen if abs(p.error) <= BAND)
