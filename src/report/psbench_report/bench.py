@@ -73,6 +73,13 @@ class BenchSet:
         found = [google.path for google in self.files.values()] + ([self.saturation.path] if self.saturation else [])
         return sorted(found)
 
+    def isa(self) -> str | None:
+        """oneDNN's ISA as the first Google Benchmark file's psbench context names it, or None."""
+        for google in self.files.values():
+            if google.context.get("psbench_onednn_isa"):
+                return google.context["psbench_onednn_isa"]
+        return None
+
     def cpu(self) -> str | None:
         """The CPU model the benchmarks ran on, from any file's context."""
         for google in self.files.values():

@@ -29,6 +29,8 @@ class Manifest:
     nodes: tuple
     link: dict | None
     runs: tuple
+    started: str | None = None  # when the job began, UTC, ISO 8601
+    git_commit: str | None = None  # the commit of the psbench that ran the sweep
 
     def failed_runs(self) -> list:
         """Runs that exited non-zero (their results files may be absent)."""
@@ -65,4 +67,6 @@ def load_manifest(folder: Path) -> Manifest | None:
         nodes=tuple(optional_field(document, "nodes", list, path, WHAT) or ()),
         link=optional_field(document, "link", dict, path, WHAT),
         runs=tuple(runs),
+        started=optional_field(document, "started", str, path, WHAT),
+        git_commit=optional_field(document, "git_commit", str, path, WHAT),
     )

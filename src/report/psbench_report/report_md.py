@@ -1,9 +1,40 @@
 """report.md: what was read, every figure with its caption and gaps, the answers to RQ1-RQ5, the runs."""
 
+import subprocess
 from pathlib import Path
 
 from . import answers
 from .numbers import percent
+
+
+def _source_commit() -> str:
+    """The commit of the psbench source tree this module belongs to, "-dirty" when it has uncommitted changes."""
+    tree = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True,
+                              timeout=30, check=False)
+        dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=30, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown (git could not run)"
+    if head.returncode != 0:
+        return "unknown (the report module is not in a git checkout)"
+    return head.stdout.strip() + ("-dirty" if dirty.returncode == 0 and dirty.stdout.strip() else "")
+
+
+def _header(context) -> list:
+    """Three lines under the title: the report's commit, the measured CPU and ISA, and when the sweep ran."""
+    sweep, bench = context.sweep, context.bench
+    cpus = sorted({r.cpu for r in sweep.runs if r.cpu}) or ([bench.cpu()] if bench.cpu() else [])
+    isas = sorted({r.onednn_isa for r in sweep.runs if r.onednn_isa}) or ([bench.isa()] if bench.isa() else [])
+    started = sorted(m.started for m in sweep.manifests if m.started)
+    measured_with = sorted({m.git_commit for m in sweep.manifests if m.git_commit})
+    when = (started[0] if len(started) == 1 else f"{started[0]} to {started[-1]}") if started else "not recorded"
+    return [f"- Report made by psbench at commit `{_source_commit()}`"
+            + (f"; the sweep was measured at commit {', '.join(f'`{c}`' for c in measured_with)}."
+               if measured_with else "."),
+            f"- CPU: {', '.join(cpus) or 'not recorded'}; oneDNN ISA: {', '.join(isas) or 'not recorded'}.",
+            f"- Sweep measured (the manifests' start): {when}.", ""]
 
 
 def _provenance(context, command: str) -> list:
@@ -99,7 +130,7 @@ def _not_drawn(results: list) -> list:
 def write_report(context, results: list, command: str) -> Path:
     """Writes report.md into the output folder (a temporary name, then renamed) and returns its path."""
     sweep, curves = context.sweep, context.curves
-    parts = ["# psbench study report", "",
+    parts = ["# psbench study report", ""] + _header(context) + [
              "The figures and answers of the 2016 study (Hashemi et al., arXiv 1612.00521) for this sweep; "
              "the questions RQ1-RQ5 are those of psbench's docs/design.md.", ""]
     parts += _provenance(context, command) + _not_drawn(results)
