@@ -57,14 +57,17 @@ class Validated:
 
 
 def _groups(sweep: Sweep) -> dict:
-    """The sweep's async runs by sample shape: {(input, classes): [runs]}."""
+    """The sweep's async runs by sample shape: {(input, classes): ([runs], [datasets])}."""
     groups = {}
     for series in sweep.series.values():
         runs = [run for run in series.all_runs() if run.mode == "async"]
         if not runs:
             continue
         shape = shape_of(series)
-        groups.setdefault((shape.text, shape.classes), []).extend(runs)
+        found, datasets = groups.setdefault((shape.text, shape.classes), ([], []))
+        found.extend(runs)
+        if series.key.dataset not in datasets:
+            datasets.append(series.key.dataset)
     return groups
 
 
@@ -79,7 +82,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
         groups = _groups(sweep)
     except ModelUnavailable as why:
         groups, failures = {}, [str(why)]
-    for (shape, classes), runs in groups.items():
+    for (shape, classes), (runs, datasets) in groups.items():
         by_path = {str(run.path): run for run in runs}
         try:
             document = curves.client_.validate(list(by_path), shape, classes)
@@ -94,7 +97,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
                                       float(phases[phase])))
         over = document["over_configurations"]
         summaries.append(Summary(
-            f"input {shape}, {classes} classes", len(document["configurations"]), len(document["runs"]),
+            f"{', '.join(datasets)} (input {shape}, {classes} classes)", len(document["configurations"]), len(document["runs"]),
             {kind: {name: over["mape_percent"][kind][phase] for name, phase in names.items()}
              for kind in over["mape_percent"]},
             {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
