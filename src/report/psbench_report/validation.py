@@ -106,11 +106,6 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
     return curves.validated_
 
 
-def pairs(sweep: Sweep, curves: Curves) -> list:
-    """Every (configuration, kind, quantity) validate compared."""
-    return validated(sweep, curves).pairs
-
-
 def run_count(chosen: list) -> int:
     """How many runs the pairs rest on."""
     return len({run.path for p in chosen for run in p.runs})
