@@ -172,7 +172,7 @@ if wanted server_saturation; then
   seconds=0.2 max_seconds=0.5
   (( large )) && seconds=1 max_seconds=2
   # Medians of at least 5 interleaved passes: with 3, a slow stretch of the machine in two of them moved the
-  # points of a curve by 10-20% (docs/benchmarks.md, session 14).
+  # points of a curve by 10-20% (docs/benchmarks.md).
   saturation_repetitions=$((repetitions < 5 ? 5 : repetitions))
   (( quick )) && seconds=0.05 max_seconds=0.05 clients=2 saturation_repetitions=1 sizes=(--parameters 4096 --think-us 200 --min-cycles 2)
   for path in ${saturation_paths//,/ }; do

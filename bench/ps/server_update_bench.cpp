@@ -25,7 +25,7 @@ void BM_SgdUpdate(benchmark::State& state) {
   std::vector<float> weights(size, 1.0F);
   const std::vector<float> gradients(size, 1e-3F);
   // One untimed pass first: at 64 MiB a fresh allocation's first passes ran 10x slower here, and a short run
-  // whose first iteration outlasts --benchmark_min_time reports that one (docs/benchmarks.md, session 10).
+  // whose first iteration outlasts --benchmark_min_time reports that one (docs/benchmarks.md).
   optimizer.apply(weights, gradients);
   for (auto _ : state) {
     optimizer.apply(weights, gradients);
