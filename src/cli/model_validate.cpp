@@ -23,23 +23,27 @@ struct ValidateFlags {
 
 std::vector<perf::Kind> kinds_of(const std::string& word) {
   if (word == "all") return {std::begin(perf::kAllKinds), std::end(perf::kAllKinds)};
+  if (word == "none") return {};
   for (const perf::Kind kind : perf::kAllKinds) {
     if (word == perf::kind_name(kind)) return {kind};
   }
-  throw UserError("--kind '" + word + "' is not one of: ideal, revised, mva, sim, all");
+  throw UserError("--kind '" + word + "' is not one of: ideal, revised, mva, sim, all, none");
 }
 
 void run_validate(const ValidateFlags& flags) {
-  if (flags.max_mape >= 0.0 && flags.kind == "all")
+  if (flags.max_mape >= 0.0 && (flags.kind == "all" || flags.kind == "none"))
     throw UserError("--max-mape needs one --kind (ideal, revised, mva or sim) to judge");
   perf::ValidateOptions options;
   options.kinds = kinds_of(flags.kind);
+  if (flags.calib.empty() && !options.kinds.empty())
+    throw UserError("--calib is required: give calib.json, or --kind none for the measured figures alone");
   options.platform = flags.platform;
   options.input = parse_input(flags.input, flags.classes);
   if (flags.format != "table" && flags.format != "json")
     throw UserError("--format '" + flags.format + "' is not one of: table, json");
   if (flags.runs.empty()) throw UserError("validate: give one or more results files of psbench train");
-  const perf::Calibration calibration = perf::read_calibration(flags.calib);
+  // --kind none predicts nothing, so it needs no calibration.
+  const perf::Calibration calibration = flags.calib.empty() ? perf::Calibration{} : perf::read_calibration(flags.calib);
   const perf::Validation validation = perf::validate_runs(calibration, flags.runs, options);
   const std::string text = flags.format == "json" ? perf::format_validation_json(validation, options.kinds)
                                                   : perf::format_validation(validation, options.kinds);
@@ -60,9 +64,10 @@ void run_validate(const ValidateFlags& flags) {
 void add_validate(CLI::App& model) {
   auto flags = std::make_shared<ValidateFlags>();
   CLI::App* command = model.add_subcommand("validate", "Compare predictions with measured runs (MAPE per kind)");
-  command->add_option("--calib", flags->calib, "calib.json from 'psbench model calibrate'")->required();
+  command->add_option("--calib", flags->calib, "calib.json from 'psbench model calibrate' (not with --kind none)");
   command->add_option("runs", flags->runs, "results files of psbench train (async mode)");
-  command->add_option("--kind", flags->kind, "ideal, revised, mva, sim or all")->capture_default_str();
+  command->add_option("--kind", flags->kind, "ideal, revised, mva, sim, all, or none (the measured figures alone)")
+      ->capture_default_str();
   command->add_option("--max-mape", flags->max_mape, "fail (exit 2) when --kind's total-time MAPE exceeds this (%)");
   command->add_option("--platform", flags->platform, "where the runs ran (this, rack:..., FILE.xml)")
       ->capture_default_str();

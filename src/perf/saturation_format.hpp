@@ -9,7 +9,7 @@
 namespace psbench::perf {
 
 /// The comparisons as JSON (docs/model.md, "Saturation curve"): format, the file, the times, and per run its
-/// inputs, measured knee and points, and per kind its curve, knee and MAPE.
+/// inputs, measured knee, plateau and points, and per kind its curve, knee and MAPE.
 std::string format_saturation_json(const std::string& bench_path, const SaturationRequest& request,
                                    const std::vector<SaturationComparison>& comparisons);
 

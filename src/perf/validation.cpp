@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
@@ -64,12 +63,13 @@ std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& ru
         merged.files.push_back(other.file);
       }
     merged.repetitions = static_cast<int>(repeats.size());
-    for (const char* phase : kValidatedPhases) {
+    for (const auto& entry : run.measured) {
+      const std::string& key = entry.first;
       std::vector<double> values;
-      for (const RunComparison* r : repeats) values.push_back(r->measured.at(phase));
-      merged.measured[phase] = median(values);
-      merged.lowest[phase] = *std::min_element(values.begin(), values.end());
-      merged.highest[phase] = *std::max_element(values.begin(), values.end());
+      for (const RunComparison* r : repeats) values.push_back(r->measured.at(key));
+      merged.measured[key] = median(values);
+      merged.lowest[key] = *std::min_element(values.begin(), values.end());
+      merged.highest[key] = *std::max_element(values.begin(), values.end());
     }
     out.push_back(std::move(merged));
   }
@@ -80,11 +80,6 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   const results::ResultsFile run = results::read_results_file(path);
   if (run.config.mode != "async")
     throw UserError("run '" + path + "' is in " + run.config.mode + " mode: validate compares async runs");
-  PredictRequest request;
-  request.scenario = scenario_of(run, path, options, calibration.machine.cores);
-  request.workers = {run.env.workers};
-  request.servers = {run.env.servers};
-  request.kinds = options.kinds;
   RunComparison out;
   out.file = path;
   out.files = {path};
@@ -92,9 +87,23 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   out.servers = run.env.servers;
   out.io = run.config.io;
   out.configuration = configuration_of(run);
-  out.measured = {
-      {"init_io", read_end_s(run)}, {"compute", run.train.training_s}, {"total", run.phases[Phase::kTotal]}};
+  const double total = run.phases[Phase::kTotal];
+  out.measured = {{"init_io", read_end_s(run)},
+                  {"compute", run.train.training_s},
+                  {"total", total},
+                  {"init_io_phase", run.phases[Phase::kInitIo]},
+                  {"setup_share", total > 0.0 ? run.phases[Phase::kInitTotal] / total : 0.0},
+                  {"server_utilization", run.server.utilization},
+                  {"updates_per_s", run.server.updates_per_s},
+                  {"pushes_per_s", run.server.updates_per_s / std::max(1, run.env.servers)},
+                  {"staleness_mean", run.server.staleness.mean}};
   out.lowest = out.highest = out.measured;
+  if (options.kinds.empty()) return out;  // the measured figures alone
+  PredictRequest request;
+  request.scenario = scenario_of(run, path, options, calibration.machine.cores);
+  request.workers = {run.env.workers};
+  request.servers = {run.env.servers};
+  request.kinds = options.kinds;
   for (const Prediction& p : predict(calibration, request)) {
     out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};
   }
@@ -139,6 +148,13 @@ Ordered phases_json(const std::map<std::string, double>& values) {
   return out;
 }
 
+// The phases, then the quantities measured beside them.
+Ordered measured_json(const std::map<std::string, double>& values) {
+  Ordered out = phases_json(values);
+  for (const char* key : kMeasuredQuantities) out[key] = values.at(key);
+  return out;
+}
+
 Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds) {
   Ordered predicted = Ordered::object();
   Ordered error = Ordered::object();
@@ -149,10 +165,17 @@ Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds
       errors[phase] = signed_percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
     error[kind_name(kind)] = errors;
   }
-  return Ordered{{"configuration", run.configuration}, {"files", run.files},     {"workers", run.workers},
-                 {"servers", run.servers},             {"io", run.io},           {"repetitions", run.repetitions},
-                 {"measured", phases_json(run.measured)}, {"lowest", phases_json(run.lowest)},
-                 {"highest", phases_json(run.highest)},   {"predicted", predicted}, {"error_percent", error}};
+  return Ordered{{"configuration", run.configuration},
+                 {"files", run.files},
+                 {"workers", run.workers},
+                 {"servers", run.servers},
+                 {"io", run.io},
+                 {"repetitions", run.repetitions},
+                 {"measured", measured_json(run.measured)},
+                 {"lowest", measured_json(run.lowest)},
+                 {"highest", measured_json(run.highest)},
+                 {"predicted", predicted},
+                 {"error_percent", error}};
 }
 
 Ordered summary_json(const std::vector<RunComparison>& runs, const MapeTable& table, const std::vector<Kind>& kinds) {

@@ -13,6 +13,13 @@ namespace psbench::perf {
 /// The phases validate compares: the start-up read, the training loop, and the whole run.
 inline constexpr const char* kValidatedPhases[] = {"init_io", "compute", "total"};
 
+/// What validate reports measured beside the phases, per run and as each configuration's median, lowest and
+/// highest (no prediction is compared with them): the init_io phase as written (format 1's also holds the
+/// conversion), the set-up share phases.init_total / phases.total, the servers' utilisation, updates/s (each
+/// shard's update counts), full pushes/s (updates/s / S: one per worker step) and mean staleness.
+inline constexpr const char* kMeasuredQuantities[] = {"init_io_phase", "setup_share",  "server_utilization",
+                                                      "updates_per_s", "pushes_per_s", "staleness_mean"};
+
 /// One run, or the median of repeated runs of one configuration, against its predictions.
 struct RunComparison {
   std::string file;                                         ///< the (first) results file
@@ -22,9 +29,9 @@ struct RunComparison {
   std::string io;                                           ///< sequential | parallel
   std::string configuration;                                ///< what identical runs share: data, model, W, S, ...
   int repetitions = 1;                                      ///< runs of this configuration behind `measured`
-  std::map<std::string, double> measured;                   ///< phase -> seconds (median of the repetitions)
-  std::map<std::string, double> lowest;                     ///< phase -> the repetitions' lowest seconds
-  std::map<std::string, double> highest;                    ///< phase -> the repetitions' highest seconds
+  std::map<std::string, double> measured;                   ///< phase or quantity -> the repetitions' median
+  std::map<std::string, double> lowest;                     ///< phase or quantity -> the repetitions' lowest
+  std::map<std::string, double> highest;                    ///< phase or quantity -> the repetitions' highest
   std::map<Kind, std::map<std::string, double>> predicted;  ///< kind -> phase -> seconds
 };
 
@@ -41,12 +48,13 @@ struct Validation {
 
 /// Options of a validation.
 struct ValidateOptions {
-  std::vector<Kind> kinds;        ///< kinds to predict
+  std::vector<Kind> kinds;        ///< kinds to predict (none: the measured figures alone, no calibration read)
   std::string platform = "this";  ///< where the runs ran
   InputShape input;               ///< sample shape of the runs' data
 };
 
-/// Predicts every run (its config: model, batch, samples, epochs, W, S, I/O) and compares init_io (the
+/// Measures every run (the phases and kMeasuredQuantities) and, for each of options.kinds, predicts it (its config:
+/// model, batch, samples, epochs, W, S, I/O) and compares init_io (the
 /// slowest reader's end, load wait_s + read_s), compute (train.training_s: the training loop) and total (phases.total),
 /// per run and per configuration (runs identical but for their output file count as repetitions of one: their
 /// median is compared). Throws UserError for no runs, a missing or malformed file, or a model whose parameter count
@@ -61,9 +69,9 @@ inline constexpr double kValidationBandPercent = 15.0;
 inline constexpr int kValidationJsonFormat = 1;
 
 /// JSON (docs/formats.md#validate-json): the kinds, the phases, one object per configuration (its files, W, S,
-/// I/O, repetitions, measured median, lowest and highest, predicted and signed error per kind and phase), the
-/// same per run, and per kind and phase the MAPE and the count within the band, over the configurations and
-/// over every run.
+/// I/O, repetitions, measured median, lowest and highest of each phase and of kMeasuredQuantities, predicted and
+/// signed error per kind and phase), the same per run, and per kind and phase the MAPE and the count within the
+/// band, over the configurations and over every run.
 std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds);
 
 /// Text: one line per configuration and phase with the measured median (and range), predicted seconds and errors,

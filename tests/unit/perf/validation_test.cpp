@@ -1,0 +1,104 @@
+// validate_runs measures what the report quotes, once, in C++: three repetitions of one configuration become
+// one configuration whose measured figures (phases and quantities) are their medians, with their range; with no
+// kinds it predicts nothing and needs no calibration.
+#include "perf/validation.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "results/file_io.hpp"
+
+namespace psbench::perf {
+namespace {
+
+// 2 workers and 2 servers, sequential reads ending at 0.3 s; `scale` stretches the timed figures.
+results::ResultsFile repetition(const std::string& out, double scale) {
+  results::ResultsFile run;
+  run.config.mode = "async";
+  run.config.io = "sequential";
+  run.config.read = "whole";
+  run.config.model = "mlp:64";
+  run.config.batch = 64;
+  run.config.out = out;
+  run.env.cores = 8;
+  run.env.workers = 2;
+  run.env.servers = 2;
+  run.train.total_samples = 100;
+  run.load.resize(2);
+  run.load[0].timing.read_s = 0.1 * scale;
+  run.load[1].timing.read_s = 0.1 * scale;
+  run.load[1].timing.wait_s = 0.2 * scale;
+  run.phases[Phase::kInitIo] = 0.5 * scale;
+  run.phases[Phase::kInitTotal] = 1.0;
+  run.phases[Phase::kTotal] = 4.0 * scale;
+  run.train.training_s = 3.0 * scale;
+  run.server.utilization = 0.25 * scale;
+  run.server.updates_per_s = 100.0 * scale;
+  run.server.staleness.mean = 1.5 * scale;
+  return run;
+}
+
+class ValidationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = std::filesystem::temp_directory_path() / ("psbench_validation_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder_);
+    for (const double scale : {1.0, 0.5, 3.0}) {
+      const std::string path = (folder_ / ("r" + std::to_string(files_.size()) + ".json")).string();
+      results::write_results_file(path, repetition(path, scale));
+      files_.push_back(path);
+    }
+  }
+  void TearDown() override { std::filesystem::remove_all(folder_); }
+
+  std::filesystem::path folder_;
+  std::vector<std::string> files_;
+};
+
+TEST_F(ValidationTest, RepetitionsBecomeOneConfigurationOfTheirMedians) {
+  const Validation v = validate_runs(Calibration{}, files_, ValidateOptions{});
+  ASSERT_EQ(v.runs.size(), 3U);
+  ASSERT_EQ(v.configurations.size(), 1U);
+  const RunComparison& c = v.configurations[0];
+  EXPECT_EQ(c.repetitions, 3);
+  EXPECT_EQ(c.files, files_);
+  EXPECT_DOUBLE_EQ(c.measured.at("init_io"), 0.3);  // the last reader's wait + read
+  EXPECT_DOUBLE_EQ(c.lowest.at("init_io"), 0.15);
+  EXPECT_DOUBLE_EQ(c.highest.at("init_io"), 0.9);
+  EXPECT_DOUBLE_EQ(c.measured.at("compute"), 3.0);
+  EXPECT_DOUBLE_EQ(c.measured.at("init_io_phase"), 0.5);
+  EXPECT_DOUBLE_EQ(c.measured.at("setup_share"), 0.25);  // 1 / 4, the median of 1/4, 1/2 and 1/12
+  EXPECT_DOUBLE_EQ(c.highest.at("setup_share"), 0.5);
+  EXPECT_DOUBLE_EQ(c.measured.at("server_utilization"), 0.25);
+  EXPECT_DOUBLE_EQ(c.measured.at("updates_per_s"), 100.0);
+  EXPECT_DOUBLE_EQ(c.measured.at("pushes_per_s"), 50.0);  // each step updates both shards
+  EXPECT_DOUBLE_EQ(c.lowest.at("pushes_per_s"), 25.0);
+  EXPECT_DOUBLE_EQ(c.measured.at("staleness_mean"), 1.5);
+  EXPECT_TRUE(c.predicted.empty());
+}
+
+TEST_F(ValidationTest, JsonHoldsEveryMeasuredKeyAndNoPredictionWithoutKinds) {
+  const Validation v = validate_runs(Calibration{}, files_, ValidateOptions{});
+  const auto document = nlohmann::json::parse(format_validation_json(v, {}));
+  EXPECT_EQ(document.at("format"), kValidationJsonFormat);
+  EXPECT_TRUE(document.at("kind_order").empty());
+  const auto& configuration = document.at("configurations").at(0);
+  for (const char* key : kValidatedPhases) EXPECT_TRUE(configuration.at("measured").contains(key)) << key;
+  for (const char* key : kMeasuredQuantities) {
+    EXPECT_TRUE(configuration.at("measured").contains(key)) << key;
+    EXPECT_TRUE(configuration.at("lowest").contains(key)) << key;
+    EXPECT_TRUE(configuration.at("highest").contains(key)) << key;
+  }
+  EXPECT_DOUBLE_EQ(configuration.at("measured").at("staleness_mean").get<double>(), 1.5);
+  EXPECT_TRUE(configuration.at("predicted").empty());
+  EXPECT_EQ(document.at("runs").size(), 3U);
+  EXPECT_EQ(document.at("runs").at(1).at("files").at(0), files_[1]);
+}
+
+}  // namespace
+}  // namespace psbench::perf
