@@ -23,7 +23,8 @@ def main(argv):
         os.execv(os.environ["PSBENCH"], [os.environ["PSBENCH"], *argv])
     if argv[:2] == ["model", "validate"] and os.environ.get("PSBENCH"):
         argv = list(argv)
-        argv[argv.index("--calib") + 1] = str(TEST_CALIBRATION)
+        if "--calib" in argv:
+            argv[argv.index("--calib") + 1] = str(TEST_CALIBRATION)
         os.execv(os.environ["PSBENCH"], [os.environ["PSBENCH"], *argv])
     if argv[:2] != ["model", "predict"] or option(argv, "--format") != "json":
         print("psbench: error: the fake model only answers 'model predict --format json'", file=sys.stderr)

@@ -114,6 +114,8 @@ class ReportTest(unittest.TestCase):
         runs = json.loads(model.stdout)["runs"]
         self.assertEqual(len(runs), 2)
         for run in runs:
+            self.assertIn(f"plateau {run['measured']['plateau_updates_per_s']:.0f} updates/s",
+                          text[text.index("## RQ3"):])
             for curve in run["curves"]:
                 quoted = f"{curve['kind']} {curve['mape_percent']:.1f}% (knee {curve['knee_clients']})"
                 self.assertIn(quoted, figure6)
@@ -252,6 +254,42 @@ class ReportTest(unittest.TestCase):
         for kind, value in found.items():
             self.assertEqual(value, f"{mape[kind]['total']:.1f}", f"{kind}: report {value}%, validate "
                                                                     f"{mape[kind]['total']}%")
+
+    def test_quoted_training_median_is_validates(self):
+        """RQ1 quotes a point's training time as `psbench model validate --format json` measures the configuration
+        of the same files: with three runs whose training times are the fixture's, 0.6 and 2.9 times it, the median
+        (not their mean, nor the first run's) at W = 1."""
+        sweep = self.copy_sweep_as_format_2()
+        base = json.loads((sweep / "w1-s1-sequential.json").read_text())
+        for name, scale in (("r2", 0.6), ("r3", 2.9)):
+            repeat = json.loads(json.dumps(base))
+            repeat["train"]["training_s"] = base["train"]["training_s"] * scale
+            repeat["config"]["out"] = f"w1-s1-sequential-{name}.json"
+            (sweep / f"w1-s1-sequential-{name}.json").write_text(json.dumps(repeat))
+        runs = sorted(sweep.glob("w*.json"))
+        done = run_psbench("model", "validate", "--calib", HERE.parents[0] / "cli" / "model" / "calib.json", *runs,
+                           "--kind", "all", "--format", "json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        document = json.loads(done.stdout)
+        chosen = [c for c in document["configurations"]
+                  if any(Path(f).name == "w1-s1-sequential.json" for f in c["files"])]
+        self.assertEqual(len(chosen), 1, done.stdout)
+        self.assertEqual(chosen[0]["repetitions"], 3)
+        training = chosen[0]["measured"]["compute"]
+        out = self.scratch / "out"
+        done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        rq1 = [line for line in text[text.index("## RQ1"):text.index("## RQ2")].splitlines()
+               if ", 1 server: training time " in line]
+        self.assertEqual(len(rq1), 1, text)
+        quoted = re.search(r"training time W=1: ([0-9.]+) s", rq1[0])
+        self.assertIsNotNone(quoted, rq1[0])
+        self.assertEqual(quoted.group(1), f"{training:.2f}", f"report {quoted.group(1)} s, validate {training} s")
+        quoted_read = re.search(r"sequential I/O, 1 server: initial read \(slowest wait \+ read\) W=1: ([0-9.]+) s",
+                                text)
+        self.assertIsNotNone(quoted_read, text)
+        self.assertEqual(quoted_read.group(1), f"{chosen[0]['measured']['init_io']:.2f}")
 
     def test_single_worker_count(self):
         sweep = self.copy_sweep()

@@ -2,7 +2,7 @@
 runs and says where this machine limits it."""
 
 from .model import ModelUnavailable
-from .numbers import at, find, percent, predicted, runs_named, seconds
+from .numbers import each, find, percent, predicted, runs_named, seconds
 from .validation import BAND, QUANTITIES, run_count, validated
 
 
@@ -15,20 +15,31 @@ def _limits(sweep) -> str:
             "as 1/W, and a slowdown past a knee cannot be told apart from core sharing.")
 
 
+def _unmeasured(found) -> str:
+    """Why the answers have no measured medians: validate gave none."""
+    return ("Not answered: `psbench model validate`, which computes every measured median the answers quote, gave "
+            "none (" + ("; ".join(found.failures) or "no run of the sweep was compared") + ").")
+
+
 def rq1(sweep, curves) -> str:
     """Why one server stops scaling, and at how many workers."""
+    found = validated(sweep, curves)
     lines = []
     for dataset in sweep.datasets():
         one, two = find(sweep, dataset, "sequential", 1), find(sweep, dataset, "sequential", 2)
         if not one:
             continue
         ws = one.workers
-        train = [at(one, w, lambda r: r.training_s) for w in ws]
-        best = ws[train.index(min(train))]
-        text = (f"- {dataset}, 1 server: training time " + ", ".join(f"W={w}: {seconds(t)}" for w, t in zip(ws, train))
+        train = [found.medians(one, w, "compute") for w in ws]
+        if not any(train):
+            lines.append(f"- {dataset}: " + _unmeasured(found))
+            continue
+        best = min((t, w) for w, ts in zip(ws, train) for t in ts)[1]
+        text = (f"- {dataset}, 1 server: training time " + ", ".join(f"W={w}: {each(t, seconds)}"
+                                                                     for w, t in zip(ws, train))
                 + f"; shortest at W = {best}.")
         if two:
-            text += " With 2 servers: " + ", ".join(f"W={w}: {seconds(at(two, w, lambda r: r.training_s))}"
+            text += " With 2 servers: " + ", ".join(f"W={w}: {each(found.medians(two, w, 'compute'), seconds)}"
                                                     for w in two.workers) + "."
         knee = predicted(curves.of(one), "mva", "knee_workers", ws[-1])
         text += f" MVA knee W* = {knee:.1f} on this machine." if knee is not None else " No model knee (no prediction)."
@@ -45,6 +56,7 @@ def rq1(sweep, curves) -> str:
 
 def rq2(sweep, curves) -> str:
     """How much of the run is initialisation, and how sequential I/O grows."""
+    found = validated(sweep, curves)
     lines = []
     for dataset in sweep.datasets():
         seq, par = find(sweep, dataset, "sequential", 1), find(sweep, dataset, "parallel", 1)
@@ -52,14 +64,17 @@ def rq2(sweep, curves) -> str:
             if not series:
                 continue
             ws = series.workers
-            read = [at(series, w, lambda r: r.read_s) for w in ws]
-            io = [at(series, w, lambda r: r.phases["init_io"]) for w in ws]
-            share = [at(series, w, lambda r: r.phases["init_total"] / r.phases["total"]) for w in ws]
+            read = [found.medians(series, w, "init_io") for w in ws]
+            if not any(read):
+                lines.append(f"- {dataset}, {series.key.config}: " + _unmeasured(found))
+                continue
+            io = [found.medians(series, w, "init_io_phase") for w in ws]
+            share = [found.medians(series, w, "setup_share") for w in ws]
             model = predicted(curves.of(series), "revised", "init_io_s", ws[-1])
             lines.append(f"- {dataset}, {series.key.config}: initial read (slowest wait + read) " + ", ".join(
-                f"W={w}: {seconds(v)}" for w, v in zip(ws, read)) + "; init_io phase " + ", ".join(
-                seconds(v) for v in io) + f"; set-up share of the run {percent(share[0])} at W={ws[0]}, "
-                f"{percent(share[-1])} at W={ws[-1]}; revised model's read at W={ws[-1]}: {seconds(model)}.")
+                f"W={w}: {each(v, seconds)}" for w, v in zip(ws, read)) + "; init_io phase " + ", ".join(
+                each(v, seconds) for v in io) + f"; set-up share of the run {each(share[0], percent)} at W={ws[0]}, "
+                f"{each(share[-1], percent)} at W={ws[-1]}; revised model's read at W={ws[-1]}: {seconds(model)}.")
     runs = runs_named(*[find(sweep, d, io, 1) for d in sweep.datasets() for io in ("sequential", "parallel")])
     return "\n".join(["## RQ2: how much of the run is initialisation, and how sequential I/O grows", "",
                       "Figures 2 (phase breakdown) and 5 (initial I/O).", ""] + lines + [
@@ -74,18 +89,23 @@ def rq2(sweep, curves) -> str:
 
 def rq3(sweep, curves, bench, saturation_model) -> str:
     """How the single server becomes the bottleneck."""
+    found = validated(sweep, curves)
     lines = []
     for dataset in sweep.datasets():
         one = find(sweep, dataset, "sequential", 1)
         if not one:
             continue
         ws = one.workers
+        if not any(found.medians(one, w, "server_utilization") for w in ws):
+            lines.append(f"- {dataset}, 1 server: " + _unmeasured(found))
+            continue
         lines.append(f"- {dataset}, 1 server: utilisation " + ", ".join(
-            f"W={w}: {percent(at(one, w, lambda r: r.utilization))}" for w in ws) + "; full pushes/s " + ", ".join(
-            f"{at(one, w, lambda r: r.pushes_per_s):.0f}" for w in ws) + "; mean staleness " + ", ".join(
-            f"{at(one, w, lambda r: r.staleness.mean):.2f}" for w in ws) + ".")
+            f"W={w}: {each(found.medians(one, w, 'server_utilization'), percent)}" for w in ws)
+            + "; full pushes/s " + ", ".join(
+            each(found.medians(one, w, "pushes_per_s"), lambda v: f"{v:.0f}") for w in ws) + "; mean staleness "
+            + ", ".join(each(found.medians(one, w, "staleness_mean"), lambda v: f"{v:.2f}") for w in ws) + ".")
     saturation = _saturation_lines(bench, saturation_model)
-    busiest = max((r.utilization for r in sweep.runs if r.servers == 1), default=None)
+    busiest = max((c.highest["server_utilization"] for c in found.configurations if c.servers == 1), default=None)
     if busiest is not None and busiest < 0.8:
         lines.append(f"- In these runs the single server never saturated: its utilisation was at most "
                      f"{percent(busiest)}. Workers waited for cores, not for the server (pull time in figure 2 "
@@ -108,7 +128,8 @@ def _model_note(model_run: dict | None) -> str:
 
 
 def _saturation_lines(bench, saturation_model) -> list:
-    """One line per saturation run: D, Z, the plateau, the knees, and the models' errors."""
+    """One line per saturation run: D, Z, the measured plateau and knee (`psbench model saturation`'s), and the
+    models' errors."""
     if bench.saturation is None:
         return ["- No saturation benchmark file: figure 6 is missing."]
     try:
@@ -120,11 +141,12 @@ def _saturation_lines(bench, saturation_model) -> list:
     lines = []
     for run, model_run in sorted(zip(bench.saturation.runs, model_runs),
                                  key=lambda pair: (pair[0].parameters, pair[0].think_us, pair[0].servers)):
-        plateau = max(p[1] for p in run.points)
+        plateau = (f"plateau {model_run['measured']['plateau_updates_per_s']:.0f} updates/s" if model_run
+                   else "plateau n/a (`psbench model saturation` gave none)")
         knee = model_run["measured"]["knee_clients"] if model_run else run.knee_clients
         lines.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): service time D = "
                      f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} µs; "
-                     f"highest {plateau:.0f} updates/s against 1/D = {1e6 / run.service_us:.0f}; knee at {knee} "
+                     f"{plateau} against 1/D = {1e6 / run.service_us:.0f}; knee at {knee} "
                      f"clients measured, (Z + D) / D = {run.knee_model:.1f}." + _model_note(model_run))
     return lines
 

@@ -2,17 +2,18 @@
 
 from .figure import Context, FigureResult, distinct_curves, kinds_label
 from .style import COLOURS, KIND_STYLES, config_style, empty_panel, new_figure, save, worker_axis
+from .validation import validated
 
 
-def _panel(axis, series_list, context) -> None:
+def _panel(axis, series_list, context, found) -> None:
     modes = sorted({s.key.io for s in series_list}, reverse=True)
     servers = sorted({s.key.servers for s in series_list})
     for series in series_list:
-        runs = series.all_runs()
+        points = [(r.workers, found.run_value(r, "init_io")) for r in series.all_runs()]
+        points = [(w, v) for w, v in points if v is not None]
         style = config_style(modes.index(series.key.io), servers.index(series.key.servers),
                              series.key.io == "sequential")
-        axis.plot([r.workers for r in runs], [r.read_s for r in runs],
-                  label=f"measured, {series.key.config}", **style)
+        axis.plot([w for w, _ in points], [v for _, v in points], label=f"measured, {series.key.config}", **style)
     drawn_modes = set()
     for series in series_list:
         if series.key.io in drawn_modes:
@@ -34,6 +35,10 @@ def draw(context: Context) -> FigureResult:
         result.gaps.append("the sweep has a single worker count, so there is no growth with workers")
         return result
     datasets = context.sweep.datasets()
+    found = validated(context.sweep, context.curves)
+    if not found.per_run:
+        result.gaps.append("no measured initial read (`psbench model validate`, which measures it, gave none: "
+                           + ("; ".join(found.failures) or "no run compared") + ")")
     figure, axes = new_figure(1, len(datasets), height=5.0)
     for col, dataset in enumerate(datasets):
         axis = axes[0][col]
@@ -43,14 +48,15 @@ def draw(context: Context) -> FigureResult:
         if len({w for s in series_list for w in s.workers}) < 2:
             empty_panel(axis, f"{dataset}: one worker count only")
             continue
-        _panel(axis, series_list, context)
+        _panel(axis, series_list, context, found)
         cold = all(s.key.cold_cache for s in series_list)
         axis.set_title(f"{dataset}{', cold cache' if cold else ''}")
         axis.legend(loc="upper left", fontsize=6.5)
     figure.suptitle("Initial read of the training set (measured: markers; model: lines, one colour per I/O mode)")
     result.files = save(figure, context.out, result.stem)
     result.caption = ("The initial read as the slowest worker saw it (`load[]`: its wait for its turn plus its own "
-                      "read): with sequential I/O each worker reads the whole set after the one before it, with "
+                      "read, as `psbench model validate` measures it): with sequential I/O each worker reads the "
+                      "whole set after the one before it, with "
                       "parallel I/O all read their partitions in one collective read. The model's line is its "
                       "init_io_s. Format 1's init_io phase also holds the uint8 to float conversion, so it is not "
                       "used here (the runs table lists it).")

@@ -3,10 +3,13 @@
 from .figure import Context, FigureResult, distinct_curves, kinds_label
 from .predictions import reference_series
 from .style import empty_panel, figure_legend, measured_style, model_style, new_figure, save, worker_axis
+from .validation import validated
 
-_PANELS = (("total", "total", lambda r: r.phases["total"], "total_s"),
-           ("read", "initial read", lambda r: r.read_s, "init_io_s"),
-           ("training", "training", lambda r: r.training_s, "compute_s"))
+# Each panel's value of one run: from its results file, but the initial read (the slowest worker's wait + read)
+# as `psbench model validate` measures it (None where validate gave none).
+_PANELS = (("total", "total", lambda found, r: r.phases["total"], "total_s"),
+           ("read", "initial read", lambda found, r: found.run_value(r, "init_io"), "init_io_s"),
+           ("training", "training", lambda found, r: r.training_s, "compute_s"))
 
 
 def _series_for(context: Context, dataset: str):
@@ -19,10 +22,11 @@ def _series_for(context: Context, dataset: str):
     return chosen[0]
 
 
-def _panel(axis, series, predictions, panel) -> None:
+def _panel(axis, series, predictions, found, panel) -> None:
     _, title, value, key = panel
-    workers = [run.workers for run in series.all_runs()]
-    axis.plot(workers, [value(run) for run in series.all_runs()], label="measured", **measured_style(0))
+    points = [(run.workers, value(found, run)) for run in series.all_runs()]
+    points = [(w, v) for w, v in points if v is not None]
+    axis.plot([w for w, _ in points], [v for _, v in points], label="measured", **measured_style(0))
     for kinds, w, v in distinct_curves(predictions, key):
         axis.plot(w, v, label=kinds_label(kinds), **model_style(kinds[0]))
     worker_axis(axis, series.workers)
@@ -37,6 +41,10 @@ def draw(context: Context) -> FigureResult:
     if len(context.sweep.worker_counts()) < 2:
         result.gaps.append("the sweep has a single worker count, so there is no scaling curve")
         return result
+    found = validated(context.sweep, context.curves)
+    if not found.per_run:
+        result.gaps.append("no measured initial read (`psbench model validate`, which measures it, gave none: "
+                           + ("; ".join(found.failures) or "no run compared") + ")")
     figure, axes = new_figure(len(datasets), 3, height=2.6 + 2.2 * len(datasets))
     for row, dataset in enumerate(datasets):
         series = _series_for(context, dataset)
@@ -48,7 +56,7 @@ def draw(context: Context) -> FigureResult:
             if len(series.workers) < 2:
                 empty_panel(axis, f"{dataset}: one worker count only")
                 continue
-            _panel(axis, series, predictions, panel)
+            _panel(axis, series, predictions, found, panel)
             axis.set_title(f"{dataset} ({series.key.model})\n{panel[1]}", fontsize=8.5)
     handles, labels = axes[0][0].get_legend_handles_labels()
     figure_legend(figure, handles, labels, "bottom", ncol=min(5, max(1, len(labels))))

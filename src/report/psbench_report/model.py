@@ -98,11 +98,13 @@ class ModelClient:
     def validate(self, files: list, input_shape: str, classes: int) -> dict:
         """The parsed JSON of `psbench model validate --format json` over the results files at one sample shape
         (docs/formats.md#validate-json): the configurations, their medians and the MAPE, computed there only;
-        raises ModelUnavailable with the reason."""
-        if self.failure_ is not None:
+        without a calibration, `--kind none`: the measured medians alone. Raises ModelUnavailable with the
+        reason."""
+        if not self.psbench_:
             raise ModelUnavailable(self.failure_)
-        argv = [self.psbench_, "model", "validate", "--calib", str(self.calib_), "--kind", "all", "--platform",
-                "this", "--input", input_shape, "--classes", str(classes), "--format", "json", *map(str, files)]
+        kinds = ["--calib", str(self.calib_), "--kind", "all"] if self.calib_ is not None else ["--kind", "none"]
+        argv = [self.psbench_, "model", "validate", *kinds, "--platform", "this", "--input", input_shape,
+                "--classes", str(classes), "--format", "json", *map(str, files)]
         try:
             done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
                                   check=False)

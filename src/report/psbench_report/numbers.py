@@ -1,14 +1,6 @@
-"""Small lookups the answers quote: medians at a worker count, series by configuration, predictions."""
-
-from statistics import median
+"""Small lookups and formats the answers quote: series by configuration, predictions, times and shares."""
 
 from .model import curve
-
-
-def at(series, workers: int, value):
-    """Median of value(run) over the series' runs at `workers`, or None when none ran there."""
-    runs = series.runs.get(workers) if series else None
-    return median(value(run) for run in runs) if runs else None
 
 
 def find(sweep, dataset: str, io: str, servers: int):
@@ -39,3 +31,9 @@ def seconds(value) -> str:
 def percent(value) -> str:
     """A fraction as a percentage, or 'n/a'."""
     return "n/a" if value is None else f"{100 * value:.0f}%"
+
+
+def each(values: list, form) -> str:
+    """Values (validate's medians of one point: one per configuration there) in one form, joined by " / "; "n/a"
+    for none."""
+    return " / ".join(form(v) for v in values) if values else "n/a"

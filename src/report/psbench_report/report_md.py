@@ -5,6 +5,7 @@ from pathlib import Path
 
 from . import answers
 from .numbers import percent
+from .validation import validated
 
 
 def _source_commit() -> str:
@@ -92,13 +93,16 @@ def _figures(results: list) -> list:
     return lines
 
 
-def _runs_table(sweep) -> list:
+def _runs_table(sweep, found) -> list:
+    """One row per run; the read column is validate's (the slowest worker's wait + read), n/a without it."""
     lines = ["## Runs", "", "| file | dataset | W | S | I/O | read (s) | init_io (s) | training (s) | total (s) | "
              "samples/s | utilisation | staleness mean |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for run in sorted(sweep.runs, key=lambda r: (r.dataset, r.io, r.servers, r.workers, r.label)):
+        read = found.run_value(run, "init_io")
+        read = "n/a" if read is None else f"{read:.3f}"
         lines.append(f"| {run.label} | {run.dataset} | {run.workers} | {run.servers} | {run.io} | "
-                     f"{run.read_s:.3f} | {run.phases['init_io']:.3f} | {run.training_s:.3f} | "
+                     f"{read} | {run.phases['init_io']:.3f} | {run.training_s:.3f} | "
                      f"{run.phases['total']:.3f} | "
                      f"{run.samples_per_s:.0f} | {percent(run.utilization)} | {run.staleness.mean:.2f} |")
     return lines
@@ -138,7 +142,7 @@ def write_report(context, results: list, command: str) -> Path:
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
                    answers.rq5(sweep, curves)):
         parts += [answer, ""]
-    parts += _figures(results) + _runs_table(sweep) + [""] + _bench_table(context.bench)
+    parts += _figures(results) + _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
     partial = context.out / ".report.md.partial"
     partial.write_text("\n".join(parts), encoding="utf-8")

@@ -51,7 +51,6 @@ class Run:
     worker_phases: dict
     samples_per_s: float
     training_s: float
-    read_s: float
     updates_per_s: float
     utilization: float
     staleness: Staleness
@@ -119,15 +118,6 @@ def _sample_bytes(document: dict, path: Path, total_samples: int) -> int | None:
     return read_bytes // samples if samples > 0 and read_bytes % samples == 0 else None
 
 
-def _read_seconds(document: dict, path: Path) -> float:
-    """The initial read as the slowest worker saw it: its wait for its turn plus its own read (load[]), without
-    the float conversion that format 1's init_io also holds."""
-    loads = field(document, "load", list, path, WHAT)
-    if not loads:
-        raise ReportError(f"{WHAT} '{path}': 'load' has no entry")
-    return max(field(e, "wait_s", float, path, WHAT) + field(e, "read_s", float, path, WHAT) for e in loads)
-
-
 def _env_text(document: dict, key: str, version: int, path: Path) -> str | None:
     if version >= 2:
         return field(document, f"env.{key}", str, path, WHAT)
@@ -168,7 +158,6 @@ def load_run(path: Path) -> Run:
         worker_phases=_worker_phases(document, path),
         samples_per_s=get("train.samples_per_s", float),
         training_s=get("train.training_s", float),
-        read_s=_read_seconds(document, path),
         updates_per_s=get("server.updates_per_s", float),
         utilization=get("server.utilization", float),
         staleness=_staleness(document, path),

@@ -3,7 +3,6 @@
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from statistics import median
 
 from .errors import ReportError
 from .manifest import MANIFEST_NAME, Manifest, load_manifest
@@ -42,10 +41,6 @@ class Series:
     def workers(self) -> list:
         """The measured worker counts, ascending."""
         return sorted(self.runs)
-
-    def median(self, value) -> list:
-        """The median of value(run) over the runs of each worker count, in worker order."""
-        return [median(value(run) for run in self.runs[w]) for w in self.workers]
 
     def all_runs(self) -> list:
         """Every run, in worker order."""

@@ -1,6 +1,7 @@
-"""Predicted against measured, per configuration (the median of its runs), kind and phase, and the mean absolute
+"""Measured and predicted, per configuration (the median of its runs), kind and phase, and the mean absolute
 percentage error (MAPE): all taken from `psbench model validate --format json`, which alone groups the runs into
-configurations, takes their medians and computes the errors."""
+configurations, takes their medians (of the phases and of the measured quantities the answers quote: initial read,
+training, set-up share, server utilisation, pushes/s, staleness) and computes the errors."""
 
 from dataclasses import dataclass
 
@@ -48,12 +49,37 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """One configuration's measured figures as validate gave them: per phase and measured quantity (validate's
+    measured keys, docs/formats.md#validate-json) the median of its runs and the highest."""
+
+    runs: tuple
+    servers: int
+    median: dict
+    highest: dict
+
+
+@dataclass(frozen=True)
 class Validated:
-    """Every pair and the summary of each validate call (one per sample shape in the sweep)."""
+    """Every pair, every configuration's measured figures, each run's own measured figures (by its path) and the
+    summary of each validate call (one per sample shape in the sweep)."""
 
     pairs: list
+    configurations: list
+    per_run: dict
     summaries: list
     failures: list
+
+    def medians(self, series, workers: int, key: str) -> list:
+        """validate's median of `key` for each configuration the series' runs at `workers` make up (one, unless
+        those runs differ in something the series does not hold fixed, such as the seed); empty without them."""
+        paths = {run.path for run in series.runs.get(workers, [])} if series else set()
+        return [c.median[key] for c in self.configurations if c.runs and {run.path for run in c.runs} <= paths]
+
+    def run_value(self, run, key: str):
+        """validate's measured `key` of one run, or None when validate did not read it."""
+        measured = self.per_run.get(str(run.path))
+        return None if measured is None else measured[key]
 
 
 def _groups(sweep: Sweep) -> dict:
@@ -76,7 +102,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
     cached = getattr(curves, "validated_", None)
     if cached is not None:
         return cached
-    found, summaries, failures = [], [], []
+    found, configurations, per_run, summaries, failures = [], [], {}, [], []
     names = {name: phase for name, phase in QUANTITIES}
     try:
         groups = _groups(sweep)
@@ -89,8 +115,12 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
         except ModelUnavailable as why:
             failures.append(str(why))
             continue
+        for entry in document["runs"]:
+            per_run[entry["files"][0]] = entry["measured"]
         for configuration in document["configurations"]:
             chosen = tuple(by_path[f] for f in configuration["files"] if f in by_path)
+            configurations.append(Measured(chosen, int(configuration["servers"]), configuration["measured"],
+                                           configuration["highest"]))
             for kind, phases in configuration["predicted"].items():
                 for name, phase in QUANTITIES:
                     found.append(Pair(chosen, kind, name, float(configuration["measured"][phase]),
@@ -102,7 +132,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
              for kind in over["mape_percent"]},
             {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
              for kind in over["within_band"]}))
-    curves.validated_ = Validated(found, summaries, failures)
+    curves.validated_ = Validated(found, configurations, per_run, summaries, failures)
     return curves.validated_
 
 
