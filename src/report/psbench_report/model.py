@@ -168,27 +168,26 @@ class SaturationModel:
         return parse_saturation(done.stdout, " ".join(argv))
 
 
-def parse_saturation(text: str, source: str) -> dict:
-    """Reads the JSON of `psbench model saturation --format json`; bad JSON is a ReportError naming the source."""
+def _parse_format_1(text: str, source: str, list_key: str, what: str, anchor: str) -> dict:
+    """A format 1 JSON document of one `psbench model` subcommand whose LIST_KEY is a list; anything else is a
+    ReportError naming the source."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
-    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(document.get("runs"), list):
-        raise ReportError(f"the output of '{source}' is not format 1 saturation JSON (docs/formats.md#saturation-json)")
+    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(document.get(list_key), list):
+        raise ReportError(f"the output of '{source}' is not format 1 {what} JSON (docs/formats.md#{anchor})")
     return document
+
+
+def parse_saturation(text: str, source: str) -> dict:
+    """Reads the JSON of `psbench model saturation --format json`; bad JSON is a ReportError naming the source."""
+    return _parse_format_1(text, source, "runs", "saturation", "saturation-json")
 
 
 def parse_validation(text: str, source: str) -> dict:
     """Reads the JSON of `psbench model validate --format json`; bad JSON is a ReportError naming the source."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
-    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(
-            document.get("configurations"), list):
-        raise ReportError(f"the output of '{source}' is not format 1 validate JSON (docs/formats.md#validate-json)")
-    return document
+    return _parse_format_1(text, source, "configurations", "validate", "validate-json")
 
 
 def _clean_environment() -> dict:
@@ -226,13 +225,7 @@ def calibrate(psbench: str | None, bench_files: list, out: Path) -> str | None:
 
 def parse_predictions(text: str, source: str) -> list:
     """Reads the JSON of `psbench model predict --format json`; bad JSON is a ReportError naming the source."""
-    try:
-        document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReportError(f"the output of '{source}' is not valid JSON: {error.msg}") from None
-    if not isinstance(document, dict) or document.get("format") != 1 or not isinstance(
-            document.get("predictions"), list):
-        raise ReportError(f"the output of '{source}' is not format 1 prediction JSON (docs/formats.md#predict-json)")
+    document = _parse_format_1(text, source, "predictions", "prediction", "predict-json")
     predictions = []
     for entry in document["predictions"]:
         if not isinstance(entry, dict) or entry.get("kind") not in KINDS:
