@@ -9,12 +9,14 @@ from .validation import validated
 
 
 def _source_commit() -> str:
-    """The commit of the psbench source tree this module belongs to, "-dirty" when it has uncommitted changes."""
+    """The commit of the psbench source tree this module belongs to, "-dirty" when its code (src, bench, the build)
+    has uncommitted changes; data such as the calib.json a measurement writes just before the report do not count."""
     tree = Path(__file__).resolve().parent
     try:
         head = subprocess.run(["git", "-C", str(tree), "rev-parse", "HEAD"], capture_output=True, text=True,
                               timeout=30, check=False)
-        dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "-C", str(tree), "status", "--porcelain", "--untracked-files=no", "--",
+                                ":(top)src", ":(top)bench", ":(top)cmake", ":(top)CMakeLists.txt"],
                                capture_output=True, text=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown (git could not run)"
