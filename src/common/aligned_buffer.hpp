@@ -10,7 +10,7 @@ namespace psbench {
 /// transparent huge pages, staggered past their 2 MiB boundary), sized once. Every buffer that MPI moves in bulk is
 /// one: a kernel copy (Open MPI's CMA single copy within a node) whose destination lies 1-31 bytes past its source's
 /// offset within a cache line runs 5-6x slower on AMD Zen 3 (docs/architecture.md, "Buffer alignment"), and two buffers
-/// on this boundary never do; in huge pages a kernel copy runs 1.5-2x faster (docs/benchmarks.md).
+/// on this boundary never do; in huge pages a kernel copy runs faster (docs/measured.md).
 class AlignedBuffer {
  public:
   /// Allocates and zeroes count floats; throws std::bad_alloc when memory runs out.

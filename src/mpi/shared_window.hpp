@@ -17,7 +17,7 @@ namespace psbench::mpi {
 /// segment starts on a page boundary (Open MPI's do not: it puts a header before them), and a segment of
 /// kHugeAlignment bytes or more on a 2 MiB boundary, advised to transparent huge pages: where the node's
 /// /dev/shm allows them (tmpfs huge=advise or within_size), a server's pass over a worker's gradients and
-/// parameters then takes 1 TLB entry per 2 MiB instead of 512 (docs/benchmarks.md measures the difference).
+/// parameters then takes 1 TLB entry per 2 MiB instead of 512 (docs/measured.md has the difference).
 class SharedWindow {
  public:
   /// Collective over node (a communicator from split_by_node): allocates bytes here (0 is allowed).

@@ -198,7 +198,7 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   // The worker's copy of the last reply took the shard's lines to its core: claiming the first ones back
-  // while chunk 0 arrives keeps a small shard's update from waiting on them (docs/benchmarks.md).
+  // while chunk 0 arrives keeps a small shard's update from waiting on them.
   prefetch_for_write(weights_.first(std::min(weights_.size(), kPrefetchValues)));
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c % slots);

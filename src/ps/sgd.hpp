@@ -25,8 +25,8 @@ class SgdOptimizer {
   void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
   /// apply_slice that also writes the fresh weights into copy (of the slice's size) in the same pass, block
   /// by block while the block is in L1: one read of w, g and v, one write of w, v and copy, the copy by plain
-  /// stores, so that it is in the shared cache when the other core reads it (non-temporal stores measured
-  /// 1.2-1.6x slower with two servers, docs/benchmarks.md); the weights end bit-identical to apply_slice's.
+  /// stores, so that it is in the shared cache when the other core reads it (non-temporal stores would send
+  /// it to memory, which the reader then waits on); the weights end bit-identical to apply_slice's.
   void apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
                         std::span<float> copy);
   /// The momentum state (empty for plain SGD): what a checkpoint saves.
