@@ -90,6 +90,11 @@ JSON
 # The benchmark files (docs/formats.md, Bench file) with the project's own runner: nn, push/pull, server update, data I/O
 # and server saturation.
 run_bench() {
+  # The shared window lives in /dev/shm: without huge pages there a large model's server update slows several
+  # times (docs/benchmarks.md); the files record it (window_huge_pages), and this line says it before the run.
+  if ! grep -qE '^\S+ /dev/shm tmpfs \S*huge=(advise|always|within_size)' /proc/mounts; then
+    echo "measure: warning: /dev/shm has no huge pages (mount -o remount,huge=advise /dev/shm gives them)" >&2
+  fi
   PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
 }
 
