@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/error.hpp"
+#include "perf/saturation_knee.hpp"
 #include "perf/saturation_sim.hpp"
 
 namespace psbench::perf {
@@ -101,7 +102,9 @@ std::vector<SaturationComparison> compare_saturation(const results::SaturationFi
     c.inputs = saturation_inputs(run, file.context.cores, request.cpu_station);
     std::vector<double> rates;
     for (const auto& p : run.points) rates.push_back(p.updates_per_s);
-    c.measured_knee = saturation_knee(measured_clients(run), rates);
+    const SaturationKnee measured = find_saturation_knee(measured_clients(run), rates);
+    c.measured_knee = measured.clients;
+    c.measured_plateau = measured.plateau_updates_per_s;
     c.knee_bound = saturation_knee_bound(c.inputs);
     const std::vector<int> clients = request.clients.empty() ? measured_clients(run) : request.clients;
     for (const Kind kind : request.kinds) c.curves.push_back(predict_curve(kind, c, clients, request));

@@ -43,6 +43,7 @@ struct SaturationComparison {
   results::SaturationRun run;           ///< as measured
   SaturationInputs inputs;              ///< what the model took from it
   int measured_knee = 0;                ///< the knee rule applied to the measured points
+  double measured_plateau = 0.0;        ///< the measured plateau (updates/s) the same rule found
   double knee_bound = 0.0;              ///< N* = (Z + c + D) / D
   std::vector<SaturationCurve> curves;  ///< in the order of the request's kinds
   std::optional<DemandDrift> drift;     ///< where every point carries its own D (points[].service_us/server_cpu_us)

@@ -3,9 +3,6 @@
 #include <cmath>
 #include <cstdio>
 #include <nlohmann/json.hpp>
-#include <vector>
-
-#include "perf/saturation_knee.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -52,14 +49,7 @@ Ordered curve_json(const SaturationComparison& c, const SaturationCurve& curve) 
 
 Ordered run_json(const SaturationComparison& c) {
   Ordered measured = Ordered::array();
-  std::vector<int> clients;
-  std::vector<double> rates;
-  for (const auto& p : c.run.points) {
-    measured.push_back({{"clients", p.clients}, {"updates_per_s", p.updates_per_s}});
-    clients.push_back(p.clients);
-    rates.push_back(p.updates_per_s);
-  }
-  const double plateau = find_saturation_knee(clients, rates).plateau_updates_per_s;
+  for (const auto& p : c.run.points) measured.push_back({{"clients", p.clients}, {"updates_per_s", p.updates_per_s}});
   Ordered curves = Ordered::array();
   for (const SaturationCurve& curve : c.curves) curves.push_back(curve_json(c, curve));
   Ordered drift = nullptr;
@@ -70,7 +60,8 @@ Ordered run_json(const SaturationComparison& c) {
              {"mva_knee_clients", c.drift->mva_knee_clients}};
   return {{"inputs", inputs_json(c)},
           {"knee_bound", c.knee_bound},
-          {"measured", {{"knee_clients", c.measured_knee}, {"plateau_updates_per_s", plateau}, {"points", measured}}},
+          {"measured",
+           {{"knee_clients", c.measured_knee}, {"plateau_updates_per_s", c.measured_plateau}, {"points", measured}}},
           {"curves", curves},
           {"demand_drift", drift}};
 }

@@ -110,9 +110,12 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   return out;
 }
 
-double percent_error(double predicted, double measured) {
-  return measured > 0.0 ? 100.0 * std::abs(predicted - measured) / measured : 0.0;
+// 100 (predicted - measured) / measured; 0 for a measured value of 0.
+double signed_percent_error(double predicted, double measured) {
+  return measured > 0.0 ? 100.0 * (predicted - measured) / measured : 0.0;
 }
+
+double percent_error(double predicted, double measured) { return std::abs(signed_percent_error(predicted, measured)); }
 
 MapeTable mape_of(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds) {
   MapeTable table;
@@ -137,10 +140,6 @@ void append_mape(std::string& out, const MapeTable& table, const std::vector<Kin
 }
 
 using Ordered = nlohmann::ordered_json;
-
-double signed_percent_error(double predicted, double measured) {
-  return measured > 0.0 ? 100.0 * (predicted - measured) / measured : 0.0;
-}
 
 Ordered phases_json(const std::map<std::string, double>& values) {
   Ordered out = Ordered::object();
