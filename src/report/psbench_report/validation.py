@@ -25,16 +25,12 @@ class Pair:
     quantity: str
     measured: float
     predicted: float
+    error: float  # (predicted - measured) / measured, validate's error_percent / 100
 
     @property
     def run(self):
         """The configuration's first run: what names it."""
         return self.runs[0]
-
-    @property
-    def error(self) -> float:
-        """(predicted - measured) / measured."""
-        return (self.predicted - self.measured) / self.measured if self.measured > 0 else 0.0
 
 
 @dataclass(frozen=True)
@@ -124,7 +120,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
             for kind, phases in configuration["predicted"].items():
                 for name, phase in QUANTITIES:
                     found.append(Pair(chosen, kind, name, float(configuration["measured"][phase]),
-                                      float(phases[phase])))
+                                      float(phases[phase]), float(configuration["error_percent"][kind][phase]) / 100))
         over = document["over_configurations"]
         summaries.append(Summary(
             f"{', '.join(datasets)} (input {shape}, {classes} classes)", len(document["configurations"]), len(document["runs"]),
