@@ -34,6 +34,12 @@ void add_train_command(CLI::App& app) {
       ->add_option("--warmup-steps", options->warmup_steps,
                    "scale each worker's first N gradients by k/N (learning-rate warm-up; 0: none)")
       ->capture_default_str();
+  command->add_option("--bucket-bytes", options->bucket_bytes,
+                      "sync mode: bytes of gradient per allreduce bucket, started as the backward pass produces it "
+                      "(default " + std::to_string(train::kDefaultBucketBytes) + ")");
+  command->add_flag("--pipeline", options->pipeline,
+                    "async mode: compute the next step while this step's push and pull are in flight "
+                    "(CNTK's UsePipeline; adds up to one step of staleness)");
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
   command

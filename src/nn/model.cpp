@@ -46,15 +46,17 @@ class Model::Impl {
   [[nodiscard]] std::span<float> gradients() const { return gradients_; }
   [[nodiscard]] int batch() const { return train_.batch(); }
 
-  float train_step(const float* images, const std::int32_t* labels) {
+  float train_step(const float* images, const std::int32_t* labels, GradientListener* listener) {
     omp_set_num_threads(threads_);
     train_.set_input(images);
     train_.forward(stream_);
     const int batch = train_.batch();
     const BatchLoss loss = softmax_cross_entropy(train_.logits(), labels, batch, classes(), train_.diff_logits(),
                                                  1.0F / static_cast<float>(batch));
-    train_.backward(stream_);
-    return static_cast<float>(loss.loss_sum / batch);
+    const auto mean_loss = static_cast<float>(loss.loss_sum / batch);
+    if (listener != nullptr) listener->backward_started(mean_loss);
+    train_.backward(stream_, listener);
+    return mean_loss;
   }
 
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count) {
@@ -129,9 +131,9 @@ int Model::batch() const { return impl_->batch(); }
 
 double Model::flops_per_step() const { return impl_->plan().flops_per_step(impl_->batch()); }
 
-float Model::train_step(const float* images, const std::int32_t* labels) {
+float Model::train_step(const float* images, const std::int32_t* labels, GradientListener* listener) {
   try {
-    return impl_->train_step(images, labels);
+    return impl_->train_step(images, labels, listener);
   } catch (const dnnl::error& error) {
     throw_onednn_failure(error, "run a training step");
   }

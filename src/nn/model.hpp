@@ -5,6 +5,8 @@
 #include <span>
 #include <string>
 
+#include "nn/gradient_listener.hpp"
+
 namespace psbench::nn {
 
 /// Shape of one input sample (channels x height x width).
@@ -50,7 +52,9 @@ class Model {
 
   /// Forward and backward over one batch (batch() samples, NCHW float32, labels in [0, classes)):
   /// writes the mean-over-batch gradient to gradients() and returns the mean loss.
-  float train_step(const float* images, const std::int32_t* labels);
+  /// With a listener, tells it the loss before the backward pass and, after each layer's, which gradients
+  /// are final (from the last parameter down).
+  float train_step(const float* images, const std::int32_t* labels, GradientListener* listener = nullptr);
   /// Forward only over count samples of any number (processed in internal batches).
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count);
 

@@ -1,5 +1,7 @@
 #include "nn/network.hpp"
 
+#include <algorithm>
+
 #include "common/check.hpp"
 #include "nn/convolution.hpp"
 #include "nn/inner_product.hpp"
@@ -53,6 +55,16 @@ Network::Network(const dnnl::engine& engine, const NetworkPlan& plan, int batch,
     layers_.push_back(build_layer(context, layer_plan, input, parameters, gradients));
     input = {layers_.back()->dst(), layers_.back()->diff_dst()};
   }
+  // The backward pass runs the layers last first; each one's weights and bias make the final range grow down.
+  final_from_.resize(plan.layers.size());
+  std::size_t final_from = plan.parameter_count;
+  for (std::size_t i = plan.layers.size(); i-- > 0;) {
+    const LayerPlan& layer_plan = plan.layers[i];
+    if (layer_plan.weights_count > 0) {
+      final_from = std::min({final_from, layer_plan.weights_offset, layer_plan.bias_offset});
+    }
+    final_from_[i] = final_from;
+  }
   scratchpad_ = share_scratchpad(engine, layers_);
   const dnnl::memory::desc logits_desc({batch, plan.layers.back().out.channels}, dnnl::memory::data_type::f32,
                                        dnnl::memory::format_tag::nc);
@@ -69,8 +81,13 @@ void Network::forward(dnnl::stream& stream) const {
   stream.wait();
 }
 
-void Network::backward(dnnl::stream& stream) const {
-  for (auto layer = layers_.rbegin(); layer != layers_.rend(); ++layer) (*layer)->backward(stream);
+void Network::backward(dnnl::stream& stream, GradientListener* listener) const {
+  for (std::size_t i = layers_.size(); i-- > 0;) {
+    layers_[i]->backward(stream);
+    if (listener == nullptr) continue;
+    stream.wait();  // the layer's gradients are written before anyone reads them
+    listener->gradients_ready(final_from_[i]);
+  }
   stream.wait();
 }
 

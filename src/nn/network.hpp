@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "nn/gradient_listener.hpp"
 #include "nn/layer.hpp"
 #include "nn/network_plan.hpp"
 
@@ -24,8 +25,9 @@ class Network {
   void set_input(const float* images);
   /// Runs every layer's forward pass.
   void forward(dnnl::stream& stream) const;
-  /// Runs every layer's backward pass, last layer first (training only; needs diff_logits() filled).
-  void backward(dnnl::stream& stream) const;
+  /// Runs every layer's backward pass, last layer first (training only; needs diff_logits() filled); after
+  /// each, tells listener (when given) from which parameter index on the gradients are final.
+  void backward(dnnl::stream& stream, GradientListener* listener = nullptr) const;
   /// The output logits, batch() x classes, row-major.
   [[nodiscard]] const float* logits() const;
   /// Where the loss gradient with respect to the logits goes, batch() x classes (training only).
@@ -36,6 +38,7 @@ class Network {
   dnnl::memory input_;
   dnnl::memory scratchpad_;
   std::vector<std::unique_ptr<Layer>> layers_;
+  std::vector<std::size_t> final_from_;  // per layer: the first final gradient once its backward pass has run
 };
 
 }  // namespace psbench::nn

@@ -37,6 +37,17 @@ constexpr std::size_t kCopyBlock = 1024;
 
 }  // namespace
 
+void SgdOptimizer::apply_scaled(std::span<float> weights, std::span<float> gradients, float scale) {
+  PSBENCH_CHECK(weights.size() == gradients.size())
+      << weights.size() << " weights, " << gradients.size() << " gradients";
+  for (std::size_t begin = 0; begin < weights.size(); begin += kCopyBlock) {
+    const std::size_t n = std::min(kCopyBlock, weights.size() - begin);
+    float* __restrict block = gradients.data() + begin;
+    for (std::size_t i = 0; i < n; ++i) block[i] *= scale;
+    apply_slice(weights.subspan(begin, n), gradients.subspan(begin, n), begin);
+  }
+}
+
 void SgdOptimizer::apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
                                     std::span<float> copy) {
   PSBENCH_CHECK(weights.size() == gradients.size() && weights.size() == copy.size())

@@ -23,6 +23,9 @@ class SgdOptimizer {
   /// Applies the update to a slice: weights and gradients hold values [offset, offset + size) of the vector,
   /// so a vector updated slice by slice ends bit-identical to one updated whole.
   void apply_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset);
+  /// apply() of gradients scaled by scale (in place, block by block while the block is in L1: one pass over
+  /// memory); the weights end bit-identical to scaling gradients first and applying them after.
+  void apply_scaled(std::span<float> weights, std::span<float> gradients, float scale);
   /// apply_slice that also writes the fresh weights into copy (of the slice's size) in the same pass, block
   /// by block while the block is in L1: one read of w, g and v, one write of w, v and copy, the copy by plain
   /// stores, so that it is in the shared cache when the other core reads it (non-temporal stores would send

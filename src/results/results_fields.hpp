@@ -37,6 +37,8 @@ void fields(Self& c, Visit&& visit) {
   visit("checkpoint", c.checkpoint);
   visit("checkpoint_every", c.checkpoint_every);
   visit("resume", c.resume);
+  visit("bucket_bytes", c.bucket_bytes);
+  visit("pipeline", c.pipeline);
 }
 
 /// Visits every member of Environment with its key.
@@ -102,6 +104,14 @@ void fields(Self& e, Visit&& visit) {
   visit("test_accuracy", e.test_accuracy);
 }
 
+/// Visits every member of ExchangeTiming with its key.
+template <FieldsOf<ExchangeTiming> Self, class Visit>
+void fields(Self& x, Visit&& visit) {
+  visit("wall_s", x.wall_s);
+  visit("wait_s", x.wait_s);
+  visit("hidden_fraction", x.hidden_fraction);
+}
+
 /// Visits every member of WorkerEntry with its key.
 template <FieldsOf<WorkerEntry> Self, class Visit>
 void fields(Self& w, Visit&& visit) {
@@ -113,7 +123,9 @@ void fields(Self& w, Visit&& visit) {
   visit("visits", w.visits);
   visit("epochs", w.epochs);
   visit("load", w.load);
+  visit("exchange", w.exchange);
 }
+
 
 /// Visits every member of Staleness with its key.
 template <FieldsOf<Staleness> Self, class Visit>

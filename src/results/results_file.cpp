@@ -20,6 +20,8 @@ void to_json(Json& out, const LoadTiming& value) { write_fields(out, value); }
 void from_json(const Json& in, LoadTiming& value) { read_fields(in, value); }
 void to_json(Json& out, const WorkerEpoch& value) { write_fields(out, value); }
 void from_json(const Json& in, WorkerEpoch& value) { read_fields(in, value); }
+void to_json(Json& out, const ExchangeTiming& value) { write_fields(out, value); }
+void from_json(const Json& in, ExchangeTiming& value) { read_fields(in, value); }
 void to_json(Json& out, const WorkerEntry& value) { write_fields(out, value); }
 void from_json(const Json& in, WorkerEntry& value) { read_fields(in, value); }
 void to_json(Json& out, const Staleness& value) { write_fields(out, value); }

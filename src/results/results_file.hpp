@@ -43,6 +43,9 @@ struct Config {
   std::optional<std::string> checkpoint;        ///< --checkpoint, "" for none
   std::optional<std::string> checkpoint_every;  ///< --checkpoint-every: "epoch" or steps, "" without --checkpoint
   std::optional<std::string> resume;            ///< --resume, "" for none
+  // The overlap flags: always written; optional in format 2, whose older files lack them.
+  std::optional<std::uint64_t> bucket_bytes;  ///< --bucket-bytes in sync mode (the default when not given), else 0
+  std::optional<bool> pipeline;               ///< --pipeline
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };
@@ -120,6 +123,17 @@ struct WorkerEpoch {
   bool operator==(const WorkerEpoch&) const = default;
 };
 
+/// How much of a worker's exchange was hidden behind its compute (`per_rank[].worker.exchange`): wall_s runs
+/// from each step's first send (or collective start) to the moment its result was taken, wait_s is the part
+/// the worker spent blocked on it; hidden_fraction = 1 - wait_s / wall_s (0 without an exchange).
+struct ExchangeTiming {
+  double wall_s = 0.0;           ///< summed over steps
+  double wait_s = 0.0;           ///< summed over steps: the exchange's un-hidden part
+  double hidden_fraction = 0.0;  ///< 1 - wait_s / wall_s
+  /// Member-wise equality.
+  bool operator==(const ExchangeTiming&) const = default;
+};
+
 /// `per_rank[].worker`.
 struct WorkerEntry {
   int index = 0;                    ///< worker index in [0, W)
@@ -130,6 +144,7 @@ struct WorkerEntry {
   Visits visits;                    ///< visit counts' check
   std::vector<WorkerEpoch> epochs;  ///< per-epoch tallies
   LoadTiming load;                  ///< loading its partition
+  std::optional<ExchangeTiming> exchange;  ///< sync and async workers (optional in format 2: older files lack it)
   /// Member-wise equality.
   bool operator==(const WorkerEntry&) const = default;
 };
@@ -299,6 +314,10 @@ void from_json(const Json& in, LoadTiming& value);
 void to_json(Json& out, const WorkerEpoch& value);
 /// Reads a worker epoch tally.
 void from_json(const Json& in, WorkerEpoch& value);
+/// Writes an exchange timing object.
+void to_json(Json& out, const ExchangeTiming& value);
+/// Reads an exchange timing object.
+void from_json(const Json& in, ExchangeTiming& value);
 /// Writes a worker entry.
 void to_json(Json& out, const WorkerEntry& value);
 /// Reads a worker entry.

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "common/check.hpp"
 #include "ps/worker_client.hpp"
 #include "train/gradient_exchange.hpp"
 
@@ -53,7 +54,8 @@ class AsyncExchange final : public GradientExchange {
 
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
-                                                      std::span<float> parameters) {
+                                                      std::span<float> parameters, bool pipeline) {
+  PSBENCH_CHECK(!pipeline) << "--pipeline is not built yet";
   return std::make_unique<AsyncExchange>(world, topology, layout, link, parameters);
 }
 

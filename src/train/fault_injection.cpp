@@ -39,6 +39,10 @@ class FaultyExchange final : public GradientExchange {
     inner_->exchange_without_batch(parameters, step, timer);
     computed_since_ = monotonic_seconds();
   }
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
+    return inner_->overlap(gradients);
+  }
+  [[nodiscard]] ExchangeTotals totals() const override { return inner_->totals(); }
   void finish() override { inner_->finish(); }
   void abort() override { inner_->abort(); }
   [[nodiscard]] bool stopped() const override { return inner_->stopped(); }

@@ -7,6 +7,7 @@
 
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
+#include "nn/gradient_listener.hpp"
 #include "ps/node_link.hpp"
 #include "ps/sgd.hpp"
 #include "ps/shard_layout.hpp"
@@ -23,6 +24,13 @@ struct StepInfo {
   bool last_of_epoch = false;  ///< true on the worker's last step of the epoch
 };
 
+/// A worker's exchange, summed over its steps: wall_s from each step's first send (or collective start) to the
+/// moment its result was taken, wait_s the part of it the worker was blocked.
+struct ExchangeTotals {
+  double wall_s = 0.0;  ///< seconds
+  double wait_s = 0.0;  ///< seconds
+};
+
 /// Turns one step's gradient into the parameters of the next step: by a local SGD update, by a push and
 /// pull against the parameter servers, or by an allreduce among workers. Allocates no buffer per step.
 class GradientExchange {
@@ -34,6 +42,10 @@ class GradientExchange {
   /// Steps this worker takes per epoch when its own batches need own_steps (more in sync mode, where
   /// every worker joins every allreduce).
   [[nodiscard]] virtual std::size_t steps_per_epoch(std::size_t own_steps) const { return own_steps; }
+  /// Where the exchange can start during the backward pass: the listener the model tells as the gradients
+  /// in gradients (the model's own buffer, passed unscaled to exchange() afterwards) become final, or nullptr
+  /// when the exchange starts in exchange() (the default). Asked before each step that may overlap.
+  [[nodiscard]] virtual nn::GradientListener* overlap(std::span<const float> /*gradients*/) { return nullptr; }
   /// A step without a batch of its own (sync mode only): joins the allreduce with a zero gradient.
   virtual void exchange_without_batch(std::span<float> parameters, const StepInfo& step, PhaseTimer& timer);
   /// Ends the exchange after the last step (async: tells the servers this worker is done).
@@ -44,6 +56,8 @@ class GradientExchange {
   /// True once another rank's divergence has reached this worker (a server answered
   /// ps::kAbortedVersion, or the summed gradient came back non-finite): it must stop training.
   [[nodiscard]] virtual bool stopped() const { return false; }
+  /// The exchange's wall and blocked time so far (zeros where nothing is exchanged: local mode).
+  [[nodiscard]] virtual ExchangeTotals totals() const { return {}; }
   /// The optimizer's momentum state where the worker keeps one (sync and local mode; empty otherwise).
   [[nodiscard]] virtual std::span<const float> optimizer_velocity() const { return {}; }
   /// Restores that state from a checkpoint (sync and local mode; the servers keep it in async mode).
@@ -55,15 +69,19 @@ std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps
 
 /// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
 /// by mailbox to the servers that link puts on this node (when given), by messages to the others. The
-/// first worker receives the final shards into parameters (its model's) when it finishes.
+/// first worker receives the final shards into parameters (its model's) when it finishes. With pipeline, a
+/// step's push and pull stay in flight while the worker computes the next step (docs/running.md, "Overlap").
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
-                                                      std::span<float> parameters);
+                                                      std::span<float> parameters, bool pipeline);
 
-/// Synchronous data-parallel exchange over the workers' communicator: MPI_Allreduce (sum) of the gradients
-/// into a reduced buffer, scaled by 1/W, then SGD on every worker. own_steps is this worker's steps per
-/// epoch; workers agree (collectively) on the largest, and a worker out of batches joins with zeros.
+/// Synchronous data-parallel exchange over the workers' communicator: non-blocking allreduces (sum) of the
+/// gradients in buckets of bucket_bytes, from the last parameter to the first (the order the backward pass
+/// finishes them), started as the model reports them final, into a reduced buffer; then SGD with the sum
+/// scaled by 1/W on every worker. own_steps is this worker's steps per epoch; workers agree (collectively)
+/// on the largest, and a worker out of batches joins with zeros.
 std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
-                                                     ps::SgdConfig config, std::size_t own_steps);
+                                                     ps::SgdConfig config, std::size_t own_steps,
+                                                     std::size_t bucket_bytes);
 
 }  // namespace psbench::train

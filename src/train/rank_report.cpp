@@ -28,6 +28,11 @@ results::WorkerEntry worker_entry(const WorkerReport& worker, double origin) {
   const data::LoadTiming& load = worker.load;
   entry.load = {load.bytes_read,      load.read_seconds, load.wait_seconds,
                 load.megabytes_per_s, load.mode,         load.collective};
+  if (worker.exchange) {
+    const ExchangeTotals& exchange = *worker.exchange;
+    entry.exchange = results::ExchangeTiming{exchange.wall_s, exchange.wait_s,
+                                             exchange.wall_s > 0.0 ? 1.0 - exchange.wait_s / exchange.wall_s : 0.0};
+  }
   return entry;
 }
 

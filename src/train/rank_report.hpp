@@ -8,6 +8,7 @@
 #include "data/loader.hpp"
 #include "ps/server.hpp"
 #include "results/results_file.hpp"
+#include "train/gradient_exchange.hpp"
 #include "train/run_summary.hpp"
 #include "train/worker_trainer.hpp"
 
@@ -24,6 +25,7 @@ struct WorkerReport {
   std::vector<std::optional<double>> epoch_test_accuracy;  ///< test accuracy after each epoch (local only)
   std::optional<Evaluation> final_evaluation;              ///< local only: the last epoch's, of the final parameters
   data::LoadTiming load;                                   ///< what loading its partition cost
+  std::optional<ExchangeTotals> exchange;                  ///< its exchange's wall and blocked time (sync, async)
   std::optional<std::string> diverged;                     ///< the error line when its own loss was not finite
   std::optional<std::string> stopped;                      ///< the error line when another rank's divergence stopped it
 };

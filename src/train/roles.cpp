@@ -26,9 +26,10 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
     case Mode::kAsync:
       return make_async_exchange(context.world, setup.topology,
                                  ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
-                                 setup.model->parameters());
+                                 setup.model->parameters(), context.options.pipeline);
     case Mode::kSync:
-      return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps);
+      return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps,
+                                context.options.bucket_bytes.value_or(kDefaultBucketBytes));
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
   }
   return nullptr;
@@ -192,6 +193,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   report.visits = trainer.visits();
   std::uint64_t steps = 0;
   for (const EpochTally& tally : report.epochs) steps += tally.steps;
+  if (options.mode != Mode::kLocal) report.exchange = exchange->totals();
   report.pushes = options.mode == Mode::kAsync ? steps * static_cast<std::uint64_t>(setup.topology.servers) : 0;
   return report;
 }

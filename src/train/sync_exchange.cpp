@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <span>
@@ -5,79 +6,161 @@
 #include "common/aligned_buffer.hpp"
 #include "common/check.hpp"
 #include "mpi/call.hpp"
+#include "mpi/request_set.hpp"
 #include "train/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {
 
-class SyncExchange final : public GradientExchange {
+std::size_t bucket_count(std::size_t parameters, std::size_t bucket_values) {
+  return std::max<std::size_t>(1, (parameters + bucket_values - 1) / bucket_values);
+}
+
+// Bucket k holds the k-th bucket_values gradients counted from the last parameter down (the backward pass
+// finishes the last layer first); the lowest bucket takes what is left.
+class SyncExchange final : public GradientExchange, private nn::GradientListener {
  public:
-  SyncExchange(const mpi::Communicator& workers, std::size_t parameters, ps::SgdConfig config, std::size_t own_steps)
+  SyncExchange(const mpi::Communicator& workers, std::size_t parameters, ps::SgdConfig config, std::size_t own_steps,
+               std::size_t bucket_bytes)
       : workers_(workers),
         optimizer_(parameters, config),
         reduced_(parameters),
         zeros_(parameters),
         scale_(1.0F / static_cast<float>(workers.size())),
+        bucket_values_(std::max<std::size_t>(1, bucket_bytes / sizeof(float))),
+        requests_(bucket_count(parameters, bucket_values_), "the sync allreduce's buckets"),
         padded_steps_(
             static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {}
 
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
+    begin_step(gradients);
+    return this;
+  }
+
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& /*step*/,
                 PhaseTimer& timer) override {
-    reduce_and_apply(gradients, parameters, timer);
+    if (gradients.data() != source_.data()) begin_step(gradients);
+    reduce_and_apply(parameters, timer);
   }
 
   [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override { return padded_steps_; }
 
   void exchange_without_batch(std::span<float> parameters, const StepInfo& /*step*/, PhaseTimer& timer) override {
-    reduce_and_apply(zeros_.span(), parameters, timer);
+    begin_step(zeros_.span());
+    reduce_and_apply(parameters, timer);
   }
 
-  // The others are in this step's allreduce: join it with a NaN, which makes every worker's sum NaN.
+  // The others are in this step's allreduce: join it with a NaN (when the backward pass started the buckets,
+  // the bucket of parameter 0 carried it already), which makes every worker's sum NaN.
   void abort() override {
-    zeros_.span()[0] = std::numeric_limits<float>::quiet_NaN();
-    PhaseTimer unused;
-    reduce_and_apply(zeros_.span(), {}, unused);
+    if (next_bucket_ == 0) begin_step(zeros_.span());
+    poison_ = true;
+    start_remaining();
+    PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
+    end_step();
   }
 
   [[nodiscard]] bool stopped() const override { return stopped_; }
+  [[nodiscard]] ExchangeTotals totals() const override { return totals_; }
   [[nodiscard]] std::span<const float> optimizer_velocity() const override { return optimizer_.velocity(); }
   void restore_optimizer_velocity(std::span<const float> velocity) override { optimizer_.restore_velocity(velocity); }
 
  private:
-  // MPI reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
-  void reduce_and_apply(std::span<const float> gradients, std::span<float> parameters, PhaseTimer& timer) {
-    const std::span<float> reduced = reduced_.span();
-    PSBENCH_CHECK(gradients.size() == reduced.size())
-        << "gradient of " << gradients.size() << " values, expected " << reduced.size();
+  void backward_started(float loss) override { poison_ = !std::isfinite(loss); }
+
+  // Starts every bucket whose gradients are all final, then lets MPI progress the ones in flight (on a core
+  // without a spare one, a non-blocking collective moves only inside MPI calls).
+  void gradients_ready(std::size_t first) override {
+    while (next_bucket_ < requests_.size() && bucket_begin(next_bucket_) >= first) start_next();
+    if (next_bucket_ == 0) return;
+    int done = 0;
+    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(next_bucket_), requests_.all().data(), &done, MPI_STATUSES_IGNORE));
+  }
+
+  [[nodiscard]] std::size_t bucket_begin(std::size_t k) const {
+    const std::size_t size = reduced_.span().size();
+    return k + 1 == requests_.size() ? 0 : size - (k + 1) * bucket_values_;
+  }
+  [[nodiscard]] std::size_t bucket_end(std::size_t k) const { return reduced_.span().size() - k * bucket_values_; }
+
+  void begin_step(std::span<const float> gradients) {
+    PSBENCH_CHECK(next_bucket_ == 0) << "a step began while " << next_bucket_ << " buckets of the last are in flight";
+    PSBENCH_CHECK(gradients.size() == reduced_.span().size())
+        << "gradient of " << gradients.size() << " values, expected " << reduced_.span().size();
+    source_ = gradients;
+    poison_ = false;
+    next_bucket_ = 0;
+  }
+
+  // Starts the next bucket. A worker whose loss was not finite sends, as the bucket of parameter 0 (the last
+  // one), a NaN and zeros, which every worker's sum shows.
+  void start_next() {
+    const std::size_t k = next_bucket_;
+    if (k == 0) started_at_ = monotonic_seconds();
+    const std::size_t begin = bucket_begin(k);
+    const std::size_t count = bucket_end(k) - begin;
+    const bool poisoned = poison_ && k + 1 == requests_.size();
+    if (poisoned) zeros_.span()[0] = std::numeric_limits<float>::quiet_NaN();
+    const float* send = (poisoned ? zeros_.span().data() : source_.data()) + begin;
+    PSBENCH_MPI_CALL(MPI_Iallreduce(send, reduced_.span().data() + begin, static_cast<int>(count), MPI_FLOAT, MPI_SUM,
+                                    workers_.native(), requests_.at(k)));
+    next_bucket_ = k + 1;
+  }
+
+  void start_remaining() {
+    while (next_bucket_ < requests_.size()) start_next();
+  }
+
+  void end_step() {
+    next_bucket_ = 0;
+    source_ = {};
+    zeros_.span()[0] = 0.0F;  // a poisoned bucket borrowed it
+  }
+
+  // Waits for every bucket (starting those the backward pass did not), then applies the averaged sum. MPI
+  // reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
+  void reduce_and_apply(std::span<float> parameters, PhaseTimer& timer) {
     {
       const ScopedPhase push(timer, Phase::kPush);
-      PSBENCH_MPI_CALL(MPI_Allreduce(gradients.data(), reduced.data(), static_cast<int>(reduced.size()), MPI_FLOAT,
-                                     MPI_SUM, workers_.native()));
+      const double wait_start = monotonic_seconds();
+      start_remaining();
+      PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
+      const double taken = monotonic_seconds();
+      totals_.wait_s += taken - wait_start;
+      totals_.wall_s += taken - started_at_;
     }
+    end_step();
     // A worker whose loss was not finite poisons the sum (abort()); one look costs nothing per step.
-    if (!std::isfinite(reduced[0])) {
+    if (!std::isfinite(reduced_.span()[0])) {
       stopped_ = true;
       return;
     }
     const ScopedPhase update(timer, Phase::kServerUpdate);
-    for (float& value : reduced) value *= scale_;
-    optimizer_.apply(parameters, reduced);
+    optimizer_.apply_scaled(parameters, reduced_.span(), scale_);
   }
 
   const mpi::Communicator& workers_;
   ps::SgdOptimizer optimizer_;
   AlignedBuffer reduced_;  // aligned, as every buffer MPI copies in bulk (common/aligned_buffer.hpp)
-  AlignedBuffer zeros_;
+  AlignedBuffer zeros_;  // the gradient of a step without a batch, and (with a NaN first) of a diverged worker
   float scale_;
+  std::size_t bucket_values_;
+  mpi::RequestSet requests_;  // bucket k's allreduce
   std::size_t padded_steps_;
+  std::span<const float> source_;  // the gradients this step's buckets read
+  std::size_t next_bucket_ = 0;    // buckets started this step
+  bool poison_ = false;            // this step's loss was not finite
+  double started_at_ = 0.0;        // when this step's first bucket started
+  ExchangeTotals totals_;
   bool stopped_ = false;
 };
 
 }  // namespace
 
 std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
-                                                     ps::SgdConfig config, std::size_t own_steps) {
-  return std::make_unique<SyncExchange>(workers, parameters, config, own_steps);
+                                                     ps::SgdConfig config, std::size_t own_steps,
+                                                     std::size_t bucket_bytes) {
+  return std::make_unique<SyncExchange>(workers, parameters, config, own_steps, bucket_bytes);
 }
 
 }  // namespace psbench::train

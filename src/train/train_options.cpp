@@ -33,6 +33,17 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (options.warmup_steps < 0) {
     throw UserError("--warmup-steps must be 0 or more, got " + std::to_string(options.warmup_steps));
   }
+  if (options.bucket_bytes && *options.bucket_bytes < sizeof(float)) {
+    throw UserError("--bucket-bytes must be at least 4 (one float), got " + std::to_string(*options.bucket_bytes));
+  }
+  if (options.bucket_bytes && options.mode != Mode::kSync) {
+    throw UserError("--bucket-bytes applies to --mode sync only (the allreduce's buckets), not --mode " +
+                    std::string(mode_name(options.mode)));
+  }
+  if (options.pipeline && options.mode != Mode::kAsync) {
+    throw UserError("--pipeline applies to --mode async only (the push and pull of one step overlap the next), not "
+                    "--mode " + std::string(mode_name(options.mode)));
+  }
   if (options.threads <= 0) throw UserError("--threads must be positive, got " + std::to_string(options.threads));
   if (!(options.stall_timeout >= 0.0) || !std::isfinite(options.stall_timeout)) {
     throw UserError("--stall-timeout must be 0 (off) or a positive number of seconds, got " +
@@ -91,7 +102,9 @@ results::Config options_config(const TrainOptions& options) {
           options.checkpoint_path,
           options.checkpoint_path.empty() ? ""
                                           : checkpoint_every_text(options.checkpoint_every.value_or(CheckpointEvery{})),
-          options.resume_path};
+          options.resume_path,
+          options.mode == Mode::kSync ? options.bucket_bytes.value_or(kDefaultBucketBytes) : 0,
+          options.pipeline};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -31,6 +31,8 @@ struct TrainOptions {
   double momentum = 0.9;                            ///< --momentum: heavy-ball momentum, 0 for plain SGD
   int warmup_steps = 0;                             ///< --warmup-steps: each worker's first steps ramp the gradient up
   int servers = 1;                                  ///< --servers: S server ranks in async mode
+  std::optional<std::uint64_t> bucket_bytes;        ///< --bucket-bytes: sync allreduce bucket (kDefaultBucketBytes)
+  bool pipeline = false;                            ///< --pipeline: async push/pull overlaps the next step
   IntraNode intra_node = IntraNode::kSharedMemory;  ///< --intra-node: path to servers on the same node
   Mode mode = Mode::kAsync;                         ///< --mode
   data::IoMode io = data::IoMode::kSequential;      ///< --io
@@ -48,6 +50,9 @@ struct TrainOptions {
   std::optional<CheckpointEvery> checkpoint_every;         ///< --checkpoint-every as given (epoch when absent)
   std::string resume_path;                                 ///< --resume: checkpoint to continue from, empty for none
 };
+
+/// Sync mode's gradient bucket when --bucket-bytes is not given (docs/running.md, "Overlap").
+inline constexpr std::uint64_t kDefaultBucketBytes = 1U << 20U;
 
 /// The flag spelling of a mode ("async", "sync", "local").
 std::string_view mode_name(Mode mode);

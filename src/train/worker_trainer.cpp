@@ -53,14 +53,16 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     assembler_.fill(indices);
     nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
-    info.loss = model.train_step(assembler_.images(), assembler_.labels());
+    const float weight = gradient_weight(indices.size());
+    // A gradient that goes out as the model wrote it may start its exchange during the backward pass.
+    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model.gradients()) : nullptr;
+    info.loss = model.train_step(assembler_.images(), assembler_.labels(), listener);
     if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
       stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
       exchange_.abort();
       break;
     }
     std::span<const float> gradients = model.gradients();
-    const float weight = gradient_weight(indices.size());
     if (weight != 1.0F) {
       std::transform(gradients.begin(), gradients.end(), scaled_gradient_.begin(),
                      [weight](float g) { return g * weight; });
