@@ -127,6 +127,8 @@ std::span<float> Model::parameters() { return impl_->parameters(); }
 
 std::span<const float> Model::gradients() const { return impl_->gradients(); }
 
+std::span<float> Model::gradients() { return impl_->gradients(); }
+
 int Model::batch() const { return impl_->batch(); }
 
 double Model::flops_per_step() const { return impl_->plan().flops_per_step(impl_->batch()); }

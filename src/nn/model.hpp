@@ -45,6 +45,8 @@ class Model {
   [[nodiscard]] std::span<float> parameters();
   /// The flat gradient vector (P values) written by train_step.
   [[nodiscard]] std::span<const float> gradients() const;
+  /// The same vector, writable: a trainer scales a gradient in place or fills it before an exchange.
+  [[nodiscard]] std::span<float> gradients();
   /// The training batch size given at construction.
   [[nodiscard]] int batch() const;
   /// Forward and backward FLOPs of one training step at the training batch (for GFLOP/s).

@@ -75,12 +75,13 @@ std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& w
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
                                                       std::span<float> parameters, bool pipeline);
 
-/// Synchronous data-parallel exchange over the workers' communicator: non-blocking allreduces (sum) of the
-/// gradients in buckets of bucket_bytes, from the last parameter to the first (the order the backward pass
-/// finishes them), started as the model reports them final, into a reduced buffer; then SGD with the sum
-/// scaled by 1/W on every worker. own_steps is this worker's steps per epoch; workers agree (collectively)
-/// on the largest, and a worker out of batches joins with zeros.
-std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
+/// Synchronous data-parallel exchange over the workers' communicator: non-blocking (persistent, where MPI has
+/// them) allreduces (sum) of the model's gradient vector gradients, which every step must pass, in buckets of
+/// bucket_bytes from the last parameter to the first (the order the backward pass finishes them), started as
+/// the model reports them final, into a reduced buffer; then SGD with the sum scaled by 1/W on every worker.
+/// own_steps is this worker's steps per epoch; workers agree (collectively) on the largest, and a worker out
+/// of batches joins with zeros (written into gradients).
+std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::span<float> gradients,
                                                      ps::SgdConfig config, std::size_t own_steps,
                                                      std::size_t bucket_bytes);
 

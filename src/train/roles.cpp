@@ -28,7 +28,7 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
                                  ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
                                  setup.model->parameters(), context.options.pipeline);
     case Mode::kSync:
-      return make_sync_exchange(setup.workers, setup.parameters, sgd_config(context.options), own_steps,
+      return make_sync_exchange(setup.workers, setup.model->gradients(), sgd_config(context.options), own_steps,
                                 context.options.bucket_bytes.value_or(kDefaultBucketBytes));
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
   }

@@ -9,28 +9,66 @@
 #include "mpi/request_set.hpp"
 #include "train/gradient_exchange.hpp"
 
+#if !(MPI_VERSION >= 4) && defined(OPEN_MPI)
+#include <mpi-ext.h>  // Open MPI 4.x: persistent collectives as MPIX_*_init
+#endif
+
 namespace psbench::train {
 namespace {
+
+// A persistent allreduce where the library has one (MPI 4, or Open MPI's extension): built once, its
+// schedule and temporary buffers are reused by every step. Without one, every start is an MPI_Iallreduce.
+#if MPI_VERSION >= 4
+constexpr bool kPersistent = true;
+int allreduce_init(const float* send, float* receive, int count, MPI_Comm comm, MPI_Request* request) {
+  return MPI_Allreduce_init(send, receive, count, MPI_FLOAT, MPI_SUM, comm, MPI_INFO_NULL, request);
+}
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+constexpr bool kPersistent = true;
+int allreduce_init(const float* send, float* receive, int count, MPI_Comm comm, MPI_Request* request) {
+  return MPIX_Allreduce_init(send, receive, count, MPI_FLOAT, MPI_SUM, comm, MPI_INFO_NULL, request);
+}
+#else
+constexpr bool kPersistent = false;
+int allreduce_init(const float*, float*, int, MPI_Comm, MPI_Request*) { return MPI_SUCCESS; }
+#endif
 
 std::size_t bucket_count(std::size_t parameters, std::size_t bucket_values) {
   return std::max<std::size_t>(1, (parameters + bucket_values - 1) / bucket_values);
 }
 
 // Bucket k holds the k-th bucket_values gradients counted from the last parameter down (the backward pass
-// finishes the last layer first); the lowest bucket takes what is left.
+// finishes the last layer first); the lowest bucket takes what is left. Every bucket's allreduce reads the
+// model's gradient vector and writes the sum into reduced_: no copy of the exchange's own.
 class SyncExchange final : public GradientExchange, private nn::GradientListener {
  public:
-  SyncExchange(const mpi::Communicator& workers, std::size_t parameters, ps::SgdConfig config, std::size_t own_steps,
-               std::size_t bucket_bytes)
+  SyncExchange(const mpi::Communicator& workers, std::span<float> gradients, ps::SgdConfig config,
+               std::size_t own_steps, std::size_t bucket_bytes)
       : workers_(workers),
-        optimizer_(parameters, config),
-        reduced_(parameters),
-        zeros_(parameters),
+        gradients_(gradients),
+        optimizer_(gradients.size(), config),
+        reduced_(gradients.size()),
         scale_(1.0F / static_cast<float>(workers.size())),
         bucket_values_(std::max<std::size_t>(1, bucket_bytes / sizeof(float))),
-        requests_(bucket_count(parameters, bucket_values_), "the sync allreduce's buckets"),
+        requests_(bucket_count(gradients.size(), bucket_values_), "the sync allreduce's buckets"),
         padded_steps_(
-            static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {}
+            static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {
+    if (!kPersistent) return;
+    for (std::size_t k = 0; k < requests_.size(); ++k) {
+      const std::size_t begin = bucket_begin(k);
+      PSBENCH_MPI_CALL(allreduce_init(gradients_.data() + begin, reduced_.span().data() + begin,
+                                      static_cast<int>(bucket_end(k) - begin), workers_.native(), requests_.at(k)));
+    }
+  }
+
+  SyncExchange(const SyncExchange&) = delete;
+  SyncExchange& operator=(const SyncExchange&) = delete;
+  ~SyncExchange() override {
+    if (!kPersistent || next_bucket_ != 0) return;  // a bucket in flight: the job is ending, the set reports it
+    for (MPI_Request& request : requests_.all()) {
+      if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
+    }
+  }
 
   [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
     begin_step(gradients);
@@ -39,25 +77,26 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& /*step*/,
                 PhaseTimer& timer) override {
-    if (gradients.data() != source_.data()) begin_step(gradients);
+    if (next_bucket_ == 0) begin_step(gradients);
     reduce_and_apply(parameters, timer);
   }
 
   [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override { return padded_steps_; }
 
   void exchange_without_batch(std::span<float> parameters, const StepInfo& /*step*/, PhaseTimer& timer) override {
-    begin_step(zeros_.span());
+    std::fill(gradients_.begin(), gradients_.end(), 0.0F);
+    begin_step(gradients_);
     reduce_and_apply(parameters, timer);
   }
 
   // The others are in this step's allreduce: join it with a NaN (when the backward pass started the buckets,
   // the bucket of parameter 0 carried it already), which makes every worker's sum NaN.
   void abort() override {
-    if (next_bucket_ == 0) begin_step(zeros_.span());
+    if (next_bucket_ == 0) begin_step(gradients_);
     poison_ = true;
     start_remaining();
     PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
-    end_step();
+    next_bucket_ = 0;
   }
 
   [[nodiscard]] bool stopped() const override { return stopped_; }
@@ -78,32 +117,32 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
   }
 
   [[nodiscard]] std::size_t bucket_begin(std::size_t k) const {
-    const std::size_t size = reduced_.span().size();
-    return k + 1 == requests_.size() ? 0 : size - (k + 1) * bucket_values_;
+    return k + 1 == requests_.size() ? 0 : gradients_.size() - (k + 1) * bucket_values_;
   }
-  [[nodiscard]] std::size_t bucket_end(std::size_t k) const { return reduced_.span().size() - k * bucket_values_; }
+  [[nodiscard]] std::size_t bucket_end(std::size_t k) const { return gradients_.size() - k * bucket_values_; }
 
   void begin_step(std::span<const float> gradients) {
     PSBENCH_CHECK(next_bucket_ == 0) << "a step began while " << next_bucket_ << " buckets of the last are in flight";
-    PSBENCH_CHECK(gradients.size() == reduced_.span().size())
-        << "gradient of " << gradients.size() << " values, expected " << reduced_.span().size();
-    source_ = gradients;
+    PSBENCH_CHECK(gradients.data() == gradients_.data() && gradients.size() == gradients_.size())
+        << "the sync exchange reduces the model's gradient vector (" << gradients_.size() << " values), not another "
+        << gradients.size() << "-value one";
     poison_ = false;
-    next_bucket_ = 0;
   }
 
-  // Starts the next bucket. A worker whose loss was not finite sends, as the bucket of parameter 0 (the last
-  // one), a NaN and zeros, which every worker's sum shows.
+  // Starts the next bucket. A worker whose loss was not finite writes a NaN into parameter 0's gradient before
+  // its bucket (the last) starts, which every worker's sum shows.
   void start_next() {
     const std::size_t k = next_bucket_;
     if (k == 0) started_at_ = monotonic_seconds();
-    const std::size_t begin = bucket_begin(k);
-    const std::size_t count = bucket_end(k) - begin;
-    const bool poisoned = poison_ && k + 1 == requests_.size();
-    if (poisoned) zeros_.span()[0] = std::numeric_limits<float>::quiet_NaN();
-    const float* send = (poisoned ? zeros_.span().data() : source_.data()) + begin;
-    PSBENCH_MPI_CALL(MPI_Iallreduce(send, reduced_.span().data() + begin, static_cast<int>(count), MPI_FLOAT, MPI_SUM,
-                                    workers_.native(), requests_.at(k)));
+    if (poison_ && k + 1 == requests_.size()) gradients_[0] = std::numeric_limits<float>::quiet_NaN();
+    if (kPersistent) {
+      PSBENCH_MPI_CALL(MPI_Start(requests_.at(k)));
+    } else {
+      const std::size_t begin = bucket_begin(k);
+      PSBENCH_MPI_CALL(MPI_Iallreduce(gradients_.data() + begin, reduced_.span().data() + begin,
+                                      static_cast<int>(bucket_end(k) - begin), MPI_FLOAT, MPI_SUM, workers_.native(),
+                                      requests_.at(k)));
+    }
     next_bucket_ = k + 1;
   }
 
@@ -111,14 +150,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     while (next_bucket_ < requests_.size()) start_next();
   }
 
-  void end_step() {
-    next_bucket_ = 0;
-    source_ = {};
-    zeros_.span()[0] = 0.0F;  // a poisoned bucket borrowed it
-  }
-
-  // Waits for every bucket (starting those the backward pass did not), then applies the averaged sum. MPI
-  // reads the model's gradient buffer and writes the sum straight into reduced_: no copy of its own.
+  // Waits for every bucket (starting those the backward pass did not), then applies the averaged sum.
   void reduce_and_apply(std::span<float> parameters, PhaseTimer& timer) {
     {
       const ScopedPhase push(timer, Phase::kPush);
@@ -129,7 +161,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
       totals_.wait_s += taken - wait_start;
       totals_.wall_s += taken - started_at_;
     }
-    end_step();
+    next_bucket_ = 0;
     // A worker whose loss was not finite poisons the sum (abort()); one look costs nothing per step.
     if (!std::isfinite(reduced_.span()[0])) {
       stopped_ = true;
@@ -140,27 +172,26 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
   }
 
   const mpi::Communicator& workers_;
+  std::span<float> gradients_;  // the model's gradient vector, which every bucket's allreduce reads
   ps::SgdOptimizer optimizer_;
   AlignedBuffer reduced_;  // aligned, as every buffer MPI copies in bulk (common/aligned_buffer.hpp)
-  AlignedBuffer zeros_;  // the gradient of a step without a batch, and (with a NaN first) of a diverged worker
   float scale_;
   std::size_t bucket_values_;
   mpi::RequestSet requests_;  // bucket k's allreduce
   std::size_t padded_steps_;
-  std::span<const float> source_;  // the gradients this step's buckets read
-  std::size_t next_bucket_ = 0;    // buckets started this step
-  bool poison_ = false;            // this step's loss was not finite
-  double started_at_ = 0.0;        // when this step's first bucket started
+  std::size_t next_bucket_ = 0;  // buckets started this step
+  bool poison_ = false;          // this step's loss was not finite
+  double started_at_ = 0.0;      // when this step's first bucket started
   ExchangeTotals totals_;
   bool stopped_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::size_t parameters,
+std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::span<float> gradients,
                                                      ps::SgdConfig config, std::size_t own_steps,
                                                      std::size_t bucket_bytes) {
-  return std::make_unique<SyncExchange>(workers, parameters, config, own_steps, bucket_bytes);
+  return std::make_unique<SyncExchange>(workers, gradients, config, own_steps, bucket_bytes);
 }
 
 }  // namespace psbench::train

@@ -24,9 +24,8 @@ WorkerTrainer::WorkerTrainer(const data::Samples& samples, nn::Model& model, Gra
   if (tail != 0) {
     const nn::InputShape input{samples.shape.channels, samples.shape.height, samples.shape.width};
     tail_model_ = std::make_unique<nn::Model>(settings.model_spec, input, samples.num_classes, static_cast<int>(tail),
-                                              settings.seed, settings.threads);
+                                              settings.seed, settings.threads, model.gradients());
   }
-  if (tail != 0 || settings.warmup_steps > 0) scaled_gradient_.resize(model.parameter_count());
 }
 
 WorkerTrainer::~WorkerTrainer() = default;
@@ -55,18 +54,16 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     const float weight = gradient_weight(indices.size());
     // A gradient that goes out as the model wrote it may start its exchange during the backward pass.
-    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model.gradients()) : nullptr;
+    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model_.gradients()) : nullptr;
     info.loss = model.train_step(assembler_.images(), assembler_.labels(), listener);
     if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
       stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
       exchange_.abort();
       break;
     }
-    std::span<const float> gradients = model.gradients();
+    const std::span<float> gradients = model_.gradients();  // the tail model writes into the same vector
     if (weight != 1.0F) {
-      std::transform(gradients.begin(), gradients.end(), scaled_gradient_.begin(),
-                     [weight](float g) { return g * weight; });
-      gradients = scaled_gradient_;
+      for (float& g : gradients) g *= weight;
     }
     ++steps_done_;
     info.samples = static_cast<std::uint32_t>(indices.size());

@@ -58,9 +58,9 @@ using StepObserver = std::function<void(const StepInfo& step, std::size_t steps_
 /// One worker's training loop: shuffles its partition each epoch, assembles batches, runs forward and
 /// backward, and hands each gradient to the exchange. When the batch b does not divide the partition, the
 /// remainder of t samples forms one smaller last batch, run by a second Model built once for size t (its
-/// parameters are copied from the main model before the step). Its mean gradient is scaled by t/b into a
-/// buffer sized once, which equals a full batch padded with masked samples: every sample of the epoch
-/// carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up, the k-th of
+/// parameters are copied from the main model before the step). Its mean gradient, written into the main
+/// model's gradient vector, is scaled there by t/b, which equals a full batch padded with masked samples:
+/// every sample of the epoch carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up, the k-th of
 /// the worker's first warmup_steps gradients is scaled by k/warmup_steps the same way. Every sample is
 /// visited exactly once per epoch and no step allocates a buffer.
 class WorkerTrainer {
@@ -92,7 +92,6 @@ class WorkerTrainer {
 
   nn::Model& model_;
   std::unique_ptr<nn::Model> tail_model_;
-  std::vector<float> scaled_gradient_;
   std::uint64_t steps_done_ = 0;
   GradientExchange& exchange_;
   WorkerSettings settings_;

@@ -1,0 +1,51 @@
+// Sync mode's step allocates no buffer: the model's step, the buckets' non-blocking allreduces started from
+// the backward pass, the wait and the update, counted by the allocation probe (tests/unit/nn).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "allocation_probe.hpp"
+#include "common/phase_timer.hpp"
+#include "mpi/communicator.hpp"
+#include "nn/model.hpp"
+#include "train/gradient_exchange.hpp"
+
+namespace psbench::train {
+namespace {
+
+constexpr int kBatch = 8;
+constexpr int kWarmSteps = 2;
+constexpr int kCountedSteps = 3;
+constexpr std::size_t kBucketBytes = 16384;  // several buckets, so that some start during the backward pass
+
+TEST(ExchangeAllocations, SyncStepWithBucketsAllocatesNoBuffer) {
+  const auto world = mpi::Communicator::world();
+  nn::Model model("mlp:64,32", {1, 28, 28}, 10, kBatch, 1, 1);
+  const std::unique_ptr<GradientExchange> exchange =
+      make_sync_exchange(world, model.gradients(), {0.01F, 0.9F}, kWarmSteps + kCountedSteps, kBucketBytes);
+  const std::vector<float> images(static_cast<std::size_t>(kBatch) * 784, 0.25F);
+  const std::vector<std::int32_t> labels(kBatch, 3);
+  PhaseTimer timer;
+  const auto step = [&](std::size_t index) {
+    StepInfo info;
+    info.step = index;
+    info.samples = kBatch;
+    info.loss = model.train_step(images.data(), labels.data(), exchange->overlap(model.gradients()));
+    exchange->exchange(model.gradients(), model.parameters(), info, timer);
+  };
+  for (int s = 0; s < kWarmSteps; ++s) step(static_cast<std::size_t>(s));
+  for (int s = 0; s < kCountedSteps; ++s) {
+    allocation_probe::start();
+    step(static_cast<std::size_t>(kWarmSteps + s));
+    const allocation_probe::Counts counts = allocation_probe::stop();
+    EXPECT_EQ(counts.caller_buffers, 0) << "step " << s << " allocated buffers up to " << counts.caller_largest
+                                        << " bytes outside oneDNN's primitives";
+    EXPECT_GT(counts.executions, 0) << "the probe saw no primitive execute: it is not interposed";
+  }
+  EXPECT_FALSE(exchange->stopped());
+  EXPECT_GT(exchange->totals().wall_s, 0.0);
+}
+
+}  // namespace
+}  // namespace psbench::train
