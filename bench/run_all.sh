@@ -5,10 +5,12 @@
 #   node's shared window, psbench train's intra-node path) and, with --saturation-paths shared,messages,
 #   messages/server_saturation.json (the same benchmark over MPI messages, as between nodes; a folder of its
 #   own, so that `psbench model calibrate --bench DIR/*.json` and `psbench report --bench DIR` read the
-#   shared-window curves only).
+#   shared-window curves only), and trainer_limit.json (bench/trainer_limit.sh: N local trainers at once
+#   beside sync and async on N ranks).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
 #                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
-#   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation
+#   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation,
+#                    trainer_limit
 #   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
 #   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
 #                    files (tests/bench); its figures mean nothing
@@ -29,7 +31,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PSBENCH_BUILD:-$repo/build/default}
 launcher=${PSBENCH_MPIRUN:-mpirun}
-only=nn,push_pull,server_update,data_io,server_saturation
+only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit
 large=0
 quick=0
 hostfile=
@@ -57,13 +59,13 @@ while [[ $# -gt 0 ]]; do
     --data-ranks) data_ranks=${2:?--data-ranks needs a count}; shift 2 ;;
     --saturation-paths) saturation_paths=${2:?--saturation-paths needs a list}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see bench/run_all.sh --help)" ;;
   esac
 done
 
 for name in ${only//,/ }; do
-  case $name in nn|push_pull|server_update|data_io|server_saturation) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit) ;; *) die "--only: unknown benchmark '$name'" ;; esac
 done
 for path in ${saturation_paths//,/ }; do
   case $path in shared|messages) ;; *) die "--saturation-paths: unknown path '$path' (shared or messages)" ;; esac
@@ -148,7 +150,7 @@ if wanted push_pull; then
     "${exchange_repetitions[@]}" "${filter[@]}" --benchmark_enable_random_interleaving=true \
     --benchmark_min_time="${min_time[2]}" --benchmark_out="$out/push_pull.json"
 fi
-if wanted data_io; then
+if wanted data_io || wanted trainer_limit; then
   if [[ -z $data ]]; then
     samples=200000
     (( large )) && samples=1400000
@@ -160,6 +162,8 @@ if wanted data_io; then
         --out "$data"
     fi
   fi
+fi
+if wanted data_io; then
   reads=$((repetitions < 5 ? 5 : repetitions))  # medians of at least 5 interleaved repetitions
   (( quick )) && reads=1
   step data_io mpi "$data_ranks" "$build/bench/data/bench_data_io" "$data" --repeat "$reads" \
@@ -182,5 +186,14 @@ if wanted server_saturation; then
       --max-clients "$clients" --seconds "$seconds" --max-seconds "$max_seconds" \
       --repetitions "$saturation_repetitions" "${sizes[@]}" --json "$out/$name.json"
   done
+fi
+if wanted trainer_limit; then
+  # Fashion-MNIST when jobs/setup.sh made it (its test accuracy means something), else the benchmarks' data.
+  limit_data=$repo/data/fashion-mnist.h5
+  [[ -r $limit_data ]] || limit_data=$data
+  limit_repetitions=$((repetitions < 5 ? 5 : repetitions))
+  (( quick )) && limit_repetitions=1
+  step trainer_limit "$repo/bench/trainer_limit.sh" --repetitions "$limit_repetitions" --data "$limit_data" \
+    --out "$out"
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

@@ -49,6 +49,14 @@ for name, run in runs.items():
         assert int(name.split("/")[-1]) > 0 and run["bytes_per_second"] > 0, run
 for name, path in (("server_saturation.json", "shared"), ("messages/server_saturation.json", "messages")):
     assert json.load(open(os.path.join(out, name)))["path"] == path, name
+limit = json.load(open(os.path.join(out, "trainer_limit.json")))
+assert limit["format"] == 1 and limit["benchmark"] == "trainer_limit" and limit["ranks"] == 2, limit
+assert limit["context"]["git_commit"] == "test-commit", limit["context"]
+for name in ("step", "local", "limit", "sync", "async", "async_pipeline"):
+    spread = limit["samples_per_s"][name]
+    assert 0 < spread["lowest"] <= spread["median"] <= spread["highest"], (name, spread)
+for name in ("sync_to_limit", "async_to_limit", "async_pipeline_to_limit", "async_to_local", "local_to_step"):
+    assert limit["ratios"][name] > 0, (name, limit["ratios"])
 saturation = json.load(open(os.path.join(out, "server_saturation.json")))
 assert saturation["format"] == 1 and saturation["benchmark"] == "server_saturation"
 assert "compute is emulated" in saturation["note"]
