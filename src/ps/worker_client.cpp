@@ -29,7 +29,7 @@ std::string server_name(const Topology& topology, int shard) {
 }  // namespace
 
 WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-                           const NodeLink* link)
+                           const NodeLink* link, bool pipeline)
     : comm_(world.duplicate()),
       topology_(topology),
       layout_(layout),
@@ -42,18 +42,27 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
       first_request_(first_requests(topology, layout)),
       mailboxes_(static_cast<std::size_t>(topology.servers), nullptr),
       doorbells_(static_cast<std::size_t>(topology.servers), nullptr),
-      chunks_copied_(static_cast<std::size_t>(topology.servers), 0) {
+      chunks_copied_(static_cast<std::size_t>(topology.servers), 0),
+      pipeline_(pipeline),
+      send_buffer_(0),
+      reply_buffer_(0),
+      computed_versions_(static_cast<std::size_t>(topology.servers), 0) {
   PSBENCH_CHECK(!topology.is_server()) << "rank " << topology.rank << " is a server, not a worker";
   PSBENCH_CHECK(layout.shards() == topology.servers)
       << layout.shards() << " shards for " << topology.servers << " servers";
-  if (link == nullptr) return;
-  for (int k = 0; k < topology.servers; ++k) {
-    mailboxes_[static_cast<std::size_t>(k)] = link->mailbox(k);
-    doorbells_[static_cast<std::size_t>(k)] = link->doorbell(k);
+  if (link != nullptr) {
+    for (int k = 0; k < topology.servers; ++k) {
+      mailboxes_[static_cast<std::size_t>(k)] = link->mailbox(k);
+      doorbells_[static_cast<std::size_t>(k)] = link->doorbell(k);
+    }
+    shared_gradients_ = link->gradients();
+    shared_parameters_ = link->parameters();
+    all_local_ = std::ranges::none_of(mailboxes_, [](const Mailbox* mailbox) { return mailbox == nullptr; });
   }
-  shared_gradients_ = link->gradients();
-  shared_parameters_ = link->parameters();
-  all_local_ = std::ranges::none_of(mailboxes_, [](const Mailbox* mailbox) { return mailbox == nullptr; });
+  if (pipeline && !all_local_) {  // indexed like the parameters; only the remote shards' ranges are used
+    send_buffer_ = AlignedBuffer(layout.parameters());
+    reply_buffer_ = AlignedBuffer(layout.parameters());
+  }
 }
 
 void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
@@ -61,9 +70,80 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
   PSBENCH_CHECK(gradients.size() == layout_.parameters() && parameters.size() == layout_.parameters())
       << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
       << layout_.parameters();
-  const double start = monotonic_seconds();
+  PSBENCH_CHECK(!in_flight_) << "push_pull with a pipelined exchange in flight";
+  const double start_time = monotonic_seconds();
+  // Receives are posted straight into the parameters and sends read the gradients in place: no copy.
+  start(gradients, gradients, parameters, versions_, step);
+  const double pushed = wait_for_replies(parameters, start_time);
+  take_replies();
+  const double end = monotonic_seconds();
+  timer.add(Phase::kPush, pushed - start_time);
+  timer.add(Phase::kPull, end - pushed);
+  timing_.wall_s += end - start_time;
+  timing_.wait_s += end - start_time;
+}
+
+void WorkerClient::push_pull_pipelined(std::span<const float> gradients, std::span<float> parameters,
+                                       const PushHeader& step, PhaseTimer& timer) {
+  PSBENCH_CHECK(pipeline_) << "push_pull_pipelined on a client built without the pipeline";
+  PSBENCH_CHECK(gradients.size() == layout_.parameters() && parameters.size() == layout_.parameters())
+      << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
+      << layout_.parameters();
+  // The gradient was computed from the weights in parameters now, before the replies in flight replace them.
+  std::ranges::copy(versions_, computed_versions_.begin());
+  complete(parameters, timer);
+  if (std::ranges::find(versions_, kAbortedVersion) != versions_.end()) return;  // the run is stopping
+  const double start_time = monotonic_seconds();
+  for (int k = 0; k < topology_.servers; ++k) {  // the remote shards go out from the send buffer
+    if (mailboxes_[static_cast<std::size_t>(k)] != nullptr) continue;
+    const auto begin = static_cast<std::ptrdiff_t>(layout_.begin(k));
+    std::copy_n(gradients.begin() + begin, layout_.size(k), send_buffer_.span().begin() + begin);
+  }
+  start(gradients, send_buffer_.span(), reply_buffer_.span(), computed_versions_, step);
+  // Where the model computes its gradients in the window itself, its next backward pass would overwrite the
+  // gradient a local server is still reading: the local servers' replies are awaited here, and stay in the
+  // reply area until the next step takes them, so that every push still carries the versions one step older.
+  const bool local_in_place = !shared_gradients_.empty() && gradients.data() == shared_gradients_.data();
+  const double posted = monotonic_seconds();
+  if (local_in_place) wait_for_local_writes(start_time);
+  const double end = monotonic_seconds();
+  timer.add(Phase::kPush, posted - start_time);
+  if (local_in_place) timer.add(Phase::kPull, end - posted);
+  timing_.wait_s += end - start_time;
+  started_at_ = start_time;
+  in_flight_ = true;
+}
+
+void WorkerClient::complete(std::span<float> parameters, PhaseTimer& timer) {
+  if (!in_flight_) return;
+  PSBENCH_CHECK(parameters.size() == layout_.parameters())
+      << parameters.size() << " values for a layout of " << layout_.parameters();
+  PSBENCH_CHECK(shared_parameters_.empty() ||
+                (parameters.data() + parameters.size() <= shared_parameters_.data() ||
+                 shared_parameters_.data() + shared_parameters_.size() <= parameters.data()))
+      << "a pipelined exchange's parameters overlap the reply area its servers write into";
+  const double wait_start = monotonic_seconds();
+  (void)wait_for_replies(parameters, wait_start);  // local chunks are copied into parameters as they are found
+  take_replies();
+  for (int k = 0; k < topology_.servers; ++k) {
+    if (mailboxes_[static_cast<std::size_t>(k)] != nullptr) continue;
+    const auto begin = static_cast<std::ptrdiff_t>(layout_.begin(k));
+    std::copy_n(reply_buffer_.span().begin() + begin, layout_.size(k), parameters.begin() + begin);
+  }
+  const double end = monotonic_seconds();
+  timer.add(Phase::kPull, end - wait_start);
+  timing_.wall_s += end - started_at_;
+  timing_.wait_s += end - wait_start;
+  in_flight_ = false;
+}
+
+void WorkerClient::start(std::span<const float> gradients, std::span<const float> sources, std::span<float> replies,
+                         std::span<const std::uint64_t> versions, const PushHeader& step) {
   const MPI_Comm comm = comm_.native();
   ++sequence_;
+  sent_ = all_local_;
+  received_ = all_local_;
+  pushed_at_ = 0.0;
   for (int k = 0; k < topology_.servers; ++k) {
     const auto slot = static_cast<std::size_t>(k);
     const int server = topology_.server_rank(k);
@@ -71,7 +151,7 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
     const std::size_t size = layout_.size(k);
     push_headers_[slot] = step;
     push_headers_[slot].kind = PushKind::kGradient;
-    push_headers_[slot].version = versions_[slot];
+    push_headers_[slot].version = versions[slot];
     if (Mailbox* mailbox = mailboxes_[slot]; mailbox != nullptr) {
       if (gradients.data() != shared_gradients_.data()) {
         std::copy_n(gradients.begin() + static_cast<std::ptrdiff_t>(begin), size,
@@ -82,7 +162,7 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
       mpi::publish_increment(doorbells_[slot]->pushes);
       continue;  // this server's requests stay null
     }
-    // Receives are posted first, straight into the parameter vector, so the reply lands without a copy.
+    // Receives are posted first, so the reply lands without a copy (in the parameters, or the reply buffer).
     std::size_t request = first_request_[slot];
     PSBENCH_MPI_CALL(MPI_Irecv(&pull_headers_[slot], sizeof(PullHeader), MPI_BYTE, server, kTagPullHeader, comm,
                                receives_.at(request)));
@@ -91,19 +171,64 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
     ++request;
     for (int c = 0; c < chunk_count(size); ++c, ++request) {
       const auto [offset, count] = chunk_span(size, c);
-      PSBENCH_MPI_CALL(MPI_Irecv(parameters.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
+      PSBENCH_MPI_CALL(MPI_Irecv(replies.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
                                  kTagPullData, comm, receives_.at(request)));
-      PSBENCH_MPI_CALL(MPI_Isend(gradients.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
+      PSBENCH_MPI_CALL(MPI_Isend(sources.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
                                  kTagPushData, comm, sends_.at(request)));
     }
   }
-  const double pushed = wait_for_replies(parameters, start);
+}
+
+void WorkerClient::take_replies() {
   check_replies();
-  timer.add(Phase::kPush, pushed - start);
-  timer.add(Phase::kPull, monotonic_seconds() - pushed);
   for (std::size_t slot = 0; slot < versions_.size(); ++slot) {
     versions_[slot] = mailboxes_[slot] != nullptr ? mailboxes_[slot]->version : pull_headers_[slot].version;
   }
+}
+
+bool WorkerClient::test_messages() {
+  if (!sent_) {
+    int done = 0;
+    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(sends_.size()), sends_.all().data(), &done, MPI_STATUSES_IGNORE));
+    if (done != 0) {
+      sent_ = true;
+      pushed_at_ = monotonic_seconds();
+    }
+  }
+  if (!received_) {
+    int done = 0;
+    PSBENCH_MPI_CALL(
+        MPI_Testall(static_cast<int>(receives_.size()), receives_.all().data(), &done, receive_statuses_.data()));
+    received_ = done != 0;
+  }
+  return sent_ && received_;
+}
+
+void WorkerClient::progress() {
+  if (in_flight_) (void)test_messages();
+}
+
+void WorkerClient::wait_for_local_writes(double start) {
+  const double timeout = stall_timeout();
+  const auto watch = [&] {
+    const double waited = monotonic_seconds() - start;
+    if (timeout > 0.0 && waited >= timeout) report_silent_server(waited);
+  };
+  if (all_local_) {
+    for (int k = 0; k < topology_.servers; ++k) {
+      mpi::wait_on_counter(
+          mailboxes_[static_cast<std::size_t>(k)]->chunks_ready, [&] { return reply_written(k); }, watch);
+    }
+    return;
+  }
+  int polls = 0;
+  mpi::wait_with_backoff([&] {
+    (void)test_messages();  // the remote servers' messages move meanwhile; they are not awaited here
+    bool done = true;
+    for (int k = 0; k < topology_.servers; ++k) done = reply_written(k) && done;
+    if (!done && ++polls % kPollsPerStallCheck == 0) watch();
+    return done;
+  });
 }
 
 double WorkerClient::wait_for_replies(std::span<float> parameters, double start) {
@@ -111,29 +236,18 @@ double WorkerClient::wait_for_replies(std::span<float> parameters, double start)
   // One loop for everything: local replies are copied out as they are published while the messages of
   // remote servers are in flight.
   const double timeout = stall_timeout();
-  double pushed = 0.0;
   int polls = 0;
-  int sent = 0;
-  int received = 0;  // once set, the receives are not tested again: that would overwrite their statuses
   mpi::wait_with_backoff([&] {
     bool copied = true;
     for (int k = 0; k < topology_.servers; ++k) copied = copy_published_chunks(k, parameters) && copied;
-    if (sent == 0) {
-      PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(sends_.size()), sends_.all().data(), &sent, MPI_STATUSES_IGNORE));
-      if (sent != 0) pushed = monotonic_seconds();
-    }
-    if (received == 0) {
-      PSBENCH_MPI_CALL(
-          MPI_Testall(static_cast<int>(receives_.size()), receives_.all().data(), &received, receive_statuses_.data()));
-    }
-    const bool done = copied && sent != 0 && received != 0;
+    const bool done = test_messages() && copied;
     if (!done && timeout > 0.0 && ++polls % kPollsPerStallCheck == 0) {
       const double waited = monotonic_seconds() - start;
-      if (waited >= timeout) report_silent_server(parameters, waited);
+      if (waited >= timeout) report_silent_server(waited);
     }
     return done;
   });
-  return pushed;
+  return std::max(pushed_at_, start);  // sends completed before this wait began (pipelined) count from its start
 }
 
 void WorkerClient::check_replies() const {
@@ -153,20 +267,20 @@ void WorkerClient::check_replies() const {
                             std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
       }
     }
-    if (pull_headers_[slot].version <= versions_[slot]) {
+    if (pull_headers_[slot].version <= push_headers_[slot].version) {
       throw ProtocolError("worker rank " + std::to_string(topology_.rank) + " received a malformed reply from " +
                           server_name(topology_, k) + ": shard version " + std::to_string(pull_headers_[slot].version) +
-                          " after pushing from version " + std::to_string(versions_[slot]) +
+                          " after pushing from version " + std::to_string(push_headers_[slot].version) +
                           " (a reply must be newer than the push)");
     }
   }
 }
 
-void WorkerClient::report_silent_server(std::span<float> parameters, double seconds) {
+void WorkerClient::report_silent_server(double seconds) {
   for (int k = 0; k < topology_.servers; ++k) {
     const auto slot = static_cast<std::size_t>(k);
-    bool complete = copy_published_chunks(k, parameters);
-    if (mailboxes_[slot] == nullptr) {
+    bool complete = reply_written(k);
+    if (mailboxes_[slot] == nullptr && !received_) {
       int done = 0;
       const std::span<MPI_Request> requests =
           receives_.slice(first_request_[slot], first_request_[slot + 1] - first_request_[slot]);
@@ -178,6 +292,13 @@ void WorkerClient::report_silent_server(std::span<float> parameters, double seco
   throw PeerStalled(silent_server_message(topology_.rank, 0, topology_.server_rank(0), seconds));
 }
 
+bool WorkerClient::reply_written(int shard) const {
+  const Mailbox* const mailbox = mailboxes_[static_cast<std::size_t>(shard)];
+  if (mailbox == nullptr) return true;
+  const auto chunks = static_cast<std::uint64_t>(chunk_count(layout_.size(shard)));
+  return mailbox->chunks_ready.value.load(std::memory_order_acquire) >= sequence_ * chunks;
+}
+
 double WorkerClient::wait_for_local_replies(std::span<float> parameters, double start) {
   // No message is in flight: each server's reply is awaited in turn (sleeping in the kernel where the
   // ranks outnumber the cores), and the watch still ends a wait on a silent server.
@@ -185,7 +306,7 @@ double WorkerClient::wait_for_local_replies(std::span<float> parameters, double 
   const double timeout = stall_timeout();
   const auto watch = [&] {
     const double waited = monotonic_seconds() - start;
-    if (timeout > 0.0 && waited >= timeout) report_silent_server(parameters, waited);
+    if (timeout > 0.0 && waited >= timeout) report_silent_server(waited);
   };
   for (int k = 0; k < topology_.servers; ++k) {
     mpi::wait_on_counter(
@@ -217,6 +338,7 @@ bool WorkerClient::copy_published_chunks(int shard, std::span<float> parameters)
 }
 
 void WorkerClient::finish(PushKind kind) {
+  PSBENCH_CHECK(!in_flight_) << "finish with a pipelined exchange in flight: complete it first";
   PushHeader done;
   done.kind = kind;
   ++sequence_;

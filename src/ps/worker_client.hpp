@@ -4,6 +4,7 @@
 #include <span>
 #include <vector>
 
+#include "common/aligned_buffer.hpp"
 #include "common/phase_timer.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/request_set.hpp"
@@ -23,12 +24,23 @@ namespace psbench::ps {
 /// outnumber the cores, the worker sleeps in the kernel until its replies are written. Each reply is checked (size,
 /// version ahead of the push) and a bad one ends the job with a ProtocolError naming the server; a server silent for
 /// the stall timeout ends it with PeerStalled.
+///
+/// Pipelined (a client built with pipeline = true, CNTK's UsePipeline): push_pull_pipelined() first takes the
+/// previous step's replies into the parameters (waiting for them), then starts this step's push and pull and
+/// returns at once, so the caller computes the next step on the weights it has while the exchange travels.
+/// The gradient is copied first (each remote shard into a send buffer of the client's, each local one into the
+/// window), so the caller may overwrite it at once; remote replies land in a reply buffer of the client's and
+/// local ones in the reply area, never in the caller's parameters while it computes. Each push carries the
+/// versions of the weights its gradient was computed from: those in the parameters when push_pull_pipelined()
+/// is called, one step older than without the pipeline. Both buffers are allocated once, at construction.
 class WorkerClient {
  public:
   /// Collective over world (with every server's Server): duplicates world for the protocol; prepares
   /// headers and requests for every server; allocates nothing later.
+  /// With pipeline, allocates the send and reply buffers of push_pull_pipelined() (P values each, where some
+  /// server is reached by messages).
   WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-               const NodeLink* link = nullptr);
+               const NodeLink* link = nullptr, bool pipeline = false);
   /// One step's exchange: sends gradients' shards tagged with the versions last pulled (step gives the
   /// header's loss, epoch, samples and end of epoch; its kind and version are set here), then receives the
   /// fresh shards into parameters; adds the send time to Phase::kPush and the rest to Phase::kPull.
@@ -37,8 +49,31 @@ class WorkerClient {
   /// servers reached by mailbox nothing is sent: their whole exchange is timed as Phase::kPull.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
+  /// Pipelined step (a client built with pipeline): completes the exchange in flight, if any (waits for its
+  /// replies and copies the fresh shards into parameters: Phase::kPull), then starts a push of gradients, tagged
+  /// with the versions parameters held when this was called, and the pull of its replies into the client's own
+  /// buffers (Phase::kPush: copying and posting), and returns without waiting for them. gradients may change as
+  /// soon as this returns; parameters must not be the reply area (reply_parameters()). Where gradients are the
+  /// window's own gradient area (a model that computes into it), local servers read it in place, so their replies
+  /// are awaited before this returns (Phase::kPull; they still reach parameters only at the next call): only the
+  /// remote servers' exchange then overlaps the caller's compute. Skips the push when the completed replies say
+  /// the run is stopping (versions() holds kAbortedVersion).
+  void push_pull_pipelined(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
+                           PhaseTimer& timer);
+  /// Completes the pipelined exchange in flight, if any: waits for its replies and copies the fresh shards into
+  /// parameters (Phase::kPull). Call before finish().
+  void complete(std::span<float> parameters, PhaseTimer& timer);
+  /// True while a pipelined exchange has started and not been completed.
+  [[nodiscard]] bool in_flight() const { return in_flight_; }
+  /// Lets MPI move the messages of the exchange in flight (tests its requests; never waits): a worker that
+  /// computes between the start of an exchange and its completion calls it now and then, so that a remote
+  /// server's reply is taken while the worker computes (an MPI library moves a large message only inside
+  /// its calls) and the server, which waits for its reply's sends, goes on to the next push.
+  void progress();
+  /// True while the exchange in flight has sends or receives not yet complete (progress() has work to do).
+  [[nodiscard]] bool awaiting_messages() const { return in_flight_ && !(sent_ && received_); }
   /// Tells every server this worker has finished (kDone), or that its run diverged (kAbort); call once,
-  /// after the last push_pull.
+  /// after the last push_pull (and complete()).
   void finish(PushKind kind = PushKind::kDone);
   /// After finish(), on the worker every Server::send_final_shard names: receives each server's final shard
   /// into its range of parameters.
@@ -46,18 +81,38 @@ class WorkerClient {
   /// The parameter area local servers write their fresh shards into (P values; empty without a local
   /// server): passed as push_pull's parameters, the replies land in place and nothing is copied.
   [[nodiscard]] std::span<float> reply_parameters() const { return shared_parameters_; }
-  /// Versions of each shard as last pulled.
+  /// Versions of each shard as last pulled (taken into the parameters).
   [[nodiscard]] const std::vector<std::uint64_t>& versions() const { return versions_; }
+  /// Summed over the exchanges so far: wall_s from each push's start to the moment its replies were in the
+  /// parameters, wait_s the part of it the caller was inside push_pull, push_pull_pipelined or complete (the
+  /// whole exchange without the pipeline).
+  struct Timing {
+    double wall_s = 0.0;  ///< seconds
+    double wait_s = 0.0;  ///< seconds
+  };
+  [[nodiscard]] Timing timing() const { return timing_; }
 
  private:
+  /// Starts one push of gradients tagged with versions: sends straight from sources (gradients, or the send
+  /// buffer gradients were copied into) and posts the receives into replies (the parameters, or the reply buffer).
+  void start(std::span<const float> gradients, std::span<const float> sources, std::span<float> replies,
+             std::span<const std::uint64_t> versions, const PushHeader& step);
   /// Waits until every reply is in (copying published chunks meanwhile); returns when the sends completed.
   double wait_for_replies(std::span<float> parameters, double start);
   /// wait_for_replies where every server is local (nothing travels by message).
   double wait_for_local_replies(std::span<float> parameters, double start);
+  /// Tests the sends and the receives not yet complete; true once both are.
+  bool test_messages();
+  /// Waits until every local server has written its whole reply into the reply area (copying nothing).
+  void wait_for_local_writes(double start);
+  /// Takes the replies in: checks them and records their versions.
+  void take_replies();
   /// Checks each server's reply: header and chunk sizes, and a version past the one pushed.
   void check_replies() const;
   /// Throws PeerStalled naming the first server whose reply is not complete.
-  [[noreturn]] void report_silent_server(std::span<float> parameters, double seconds);
+  [[noreturn]] void report_silent_server(double seconds);
+  /// True once local server k has written its whole reply to the latest push (true for a remote server).
+  [[nodiscard]] bool reply_written(int shard) const;
 
   mpi::Communicator comm_;  // this worker's duplicate of world: the protocol's messages only
   Topology topology_;
@@ -79,6 +134,20 @@ class WorkerClient {
   std::span<float> shared_parameters_;  // the area local servers write their replies into
   bool all_local_ = false;              // every server shares this node: no message in any exchange
   std::uint64_t sequence_ = 0;          // pushes so far; each gradient push is answered with a whole shard
+
+  // The exchange in progress: whether its sends and receives have completed (a completed request is null:
+  // testing it again would overwrite its status) and when the sends did.
+  bool sent_ = true;
+  bool received_ = true;
+  double pushed_at_ = 0.0;
+  // Pipelined exchanges (allocated once; empty without the pipeline, or where every server is local).
+  bool pipeline_ = false;
+  AlignedBuffer send_buffer_;                     // remote shards of the gradient in flight
+  AlignedBuffer reply_buffer_;                    // remote shards of its replies
+  std::vector<std::uint64_t> computed_versions_;  // the versions the gradient being pushed was computed from
+  bool in_flight_ = false;
+  double started_at_ = 0.0;  // when the exchange in flight started
+  Timing timing_;
 };
 
 }  // namespace psbench::ps
