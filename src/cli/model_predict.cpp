@@ -94,6 +94,8 @@ void add_predict(CLI::App& model) {
   command->add_option("--workers", flags->workers, "LIST of worker counts: 4, 1-16, 2^0-2^17, 1,2,4")->required();
   command->add_option("--servers", flags->servers, "LIST of server counts")->capture_default_str();
   command->add_option("--io", flags->io, "sequential or parallel")->capture_default_str();
+  command->add_flag("--pipeline", flags->scenario.pipeline,
+                    "workers run as `psbench train --pipeline`: each exchange overlaps the next step");
   command->add_option("--read", flags->read, "whole or partition (default: whole if sequential, else partition)");
   command
       ->add_option("--platform", flags->platform,

@@ -20,9 +20,6 @@ Prediction from_cycle(Kind kind, const StepCosts& costs, double init_io_s, doubl
   return p;
 }
 
-// t_pp holds the transfers on a network already; the server's link enters as its demand (server_demand_s).
-double unloaded_cycle(const StepCosts& costs) { return costs.compute_s + costs.exchange_s + costs.service_s; }
-
 }  // namespace
 
 double ideal_init_io(const StepCosts& costs) {
@@ -37,15 +34,16 @@ double revised_init_io(const StepCosts& costs, IoMode io) {
 }
 
 Prediction predict_ideal(const StepCosts& costs) {
-  const double cycle = unloaded_cycle(costs);
+  // t_pp holds the transfers on a network already; the server's link enters as its demand (server_demand_s).
+  const double cycle = costs.unloaded_cycle_s();
   Prediction p = from_cycle(Kind::kIdeal, costs, ideal_init_io(costs), costs.steps_per_worker * cycle);
-  p.staleness_mean = costs.workers - 1.0;
+  p.staleness_mean = costs.workers - 1.0 + costs.pipeline_staleness();
   return p;
 }
 
 Prediction predict_revised(const StepCosts& costs, IoMode io) {
   const double updates = costs.steps_per_worker * costs.workers;
-  double compute = costs.steps_per_worker * unloaded_cycle(costs);
+  double compute = costs.steps_per_worker * costs.unloaded_cycle_s();
   compute = std::max(compute, updates * costs.server_demand_s());
   if (costs.cores_shared()) {
     const double cores = static_cast<double>(costs.nodes) * costs.cores_per_node;
@@ -53,10 +51,12 @@ Prediction predict_revised(const StepCosts& costs, IoMode io) {
   }
   Prediction p = from_cycle(Kind::kRevised, costs, revised_init_io(costs, io), compute);
   const double cycle = costs.workers / p.updates_per_s;
-  const double server_residence = std::max(costs.service_s, cycle - costs.compute_s - costs.exchange_s);
-  p.staleness_mean = staleness_estimate(costs.workers, cycle, server_residence, costs.service_s);
+  const double busy = costs.pipeline ? costs.exchange_s : costs.compute_s + costs.exchange_s;  // before its arrival
+  const double server_residence = std::max(costs.service_s, cycle - busy);
+  p.staleness_mean =
+      staleness_estimate(costs.workers, cycle, server_residence, costs.service_s) + costs.pipeline_staleness();
   const double d_max = costs.server_demand_s();
-  if (d_max > 0.0) p.knee_workers = unloaded_cycle(costs) / d_max;
+  if (d_max > 0.0) p.knee_workers = costs.unloaded_cycle_s() / d_max;
   return p;
 }
 

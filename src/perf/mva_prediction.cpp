@@ -25,7 +25,8 @@ Prediction from_point(const StepCosts& costs, const Scenario& scenario, const Cl
   p.samples_per_s = costs.training_samples / p.compute_s;
   p.server_utilization = point.utilization.front();
   const double cycle = costs.workers / point.throughput;
-  p.staleness_mean = staleness_estimate(costs.workers, cycle, point.residence.front(), costs.server_demand_s());
+  p.staleness_mean = staleness_estimate(costs.workers, cycle, point.residence.front(), costs.server_demand_s()) +
+                     costs.pipeline_staleness();
   p.knee_workers = knee_population(network);
   return p;
 }
@@ -56,6 +57,27 @@ Prediction solve_shared(const StepCosts& costs, const Scenario& scenario) {
     if (settled || round + 1 == kFixedPointRounds) return from_point(costs, scenario, network, point);
     inflation = 0.5 * (inflation + next);  // damped: the two stretches feed each other
     slowdown = 0.5 * (slowdown + next_slowdown);
+  }
+  return {};
+}
+
+// --pipeline on unshared cores: a worker computes while its exchange travels, so only the part of its own
+// work (t_fb and the copies of t_pp, which stay on its core) longer than the round trip (t_pp and the servers'
+// residence at population W) is a delay of its own: Z = t_pp + max(0, t_fb + t_sw - R_trip), iterated to a
+// fixed point with R_trip from the solved network. On shared cores the compute is a station and stays whole:
+// hiding a wait frees no core.
+Prediction solve_pipelined(const StepCosts& costs, const Scenario& scenario) {
+  StepCosts overlapped = costs;
+  for (int round = 0; round < kFixedPointRounds; ++round) {
+    const ClosedNetwork network = configuration_network(overlapped, 1.0, 1.0);
+    const MvaPoint point = solve_mva(network, static_cast<std::size_t>(costs.workers)).back();
+    const double trip = network.think - overlapped.compute_s + point.response;
+    const double next = std::max(0.0, costs.compute_s + costs.exchange_software_s - trip);
+    if (std::abs(next - overlapped.compute_s) < kFixedPointTolerance * costs.compute_s ||
+        round + 1 == kFixedPointRounds) {
+      return from_point(overlapped, scenario, network, point);
+    }
+    overlapped.compute_s = 0.5 * (overlapped.compute_s + next);  // damped: the trip grows as the delay shrinks
   }
   return {};
 }
@@ -94,6 +116,8 @@ std::vector<Prediction> predict_mva(const Calibration& calibration, const Scenar
     const StepCosts costs = step_costs(calibration, scenario, w, servers);
     if (costs.cores_shared()) {
       predictions.push_back(solve_shared(costs, scenario));
+    } else if (costs.pipeline) {
+      predictions.push_back(solve_pipelined(costs, scenario));
     } else {
       predictions.push_back(from_point(costs, scenario, unshared, curve[static_cast<std::size_t>(w - 1)]));
     }

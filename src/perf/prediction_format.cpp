@@ -38,6 +38,7 @@ std::string format_json(const Scenario& scenario, const std::vector<Prediction>&
                                    {"samples", scenario.samples},
                                    {"epochs", scenario.epochs},
                                    {"io", io_mode_name(scenario.io)},
+                                   {"pipeline", scenario.pipeline},
                                    {"read", read_mode_name(scenario.read)},
                                    {"platform", scenario.platform.text},
                                    {"ranks_per_node", scenario.ranks_per_node},

@@ -56,6 +56,8 @@ void add_run(const results::ResultsFile& run, const std::string& path, RunPoints
     const auto steps = static_cast<double>(rank.worker->steps);
     points.step_s_vs_batch[run.config.model].push_back(
         {static_cast<double>(run.config.batch), phase(rank, common_phase::kCompute) / steps});
+    // A pipelined run's push and pull phases hold only the exchange's un-hidden part, not t_pp.
+    if (run.config.pipeline.value_or(false)) continue;
     const double exchange = (phase(rank, common_phase::kPush) + phase(rank, common_phase::kPull)) / steps - service;
     points.exchange_s_vs_bytes.push_back({bytes, std::max(0.0, exchange)});
   }

@@ -112,6 +112,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   const double partition = ceil_div(static_cast<double>(scenario.samples), workers);
   costs.steps_per_worker = scenario.epochs * ceil_div(partition, scenario.batch);
   costs.training_samples = static_cast<double>(scenario.epochs) * static_cast<double>(scenario.samples);
+  costs.pipeline = scenario.pipeline;
   io_costs(calibration, scenario, costs);
   costs.setup_s = setup_seconds(calibration, costs);
   return costs;

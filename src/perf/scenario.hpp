@@ -26,6 +26,7 @@ struct Scenario {
   ReadMode read = ReadMode::kWhole;   ///< --read
   PlatformSpec platform;              ///< where it runs
   int ranks_per_node = 0;             ///< r; 0: every rank on one node of `this`
+  bool pipeline = false;              ///< --pipeline: a worker's exchange overlaps its next step
   std::string calib_path;             ///< calib.json it came from
 };
 
@@ -52,6 +53,7 @@ struct StepCosts {
   double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
+  bool pipeline = false;             ///< each worker's push and pull overlap its next step (--pipeline)
   /// A server's time per update as psbench's protocol spends it: one push at a time, applied and replied to
   /// before the next, so on a network each update holds it for D_s plus link_transfers transfers of its shard
   /// (the pull overlaps the push's tail on full-duplex links), each through the slower of its own link and the
@@ -61,6 +63,17 @@ struct StepCosts {
     const double worker_side = (exchange_s > exchange_software_s ? exchange_s - exchange_software_s : 0.0) / servers;
     return service_s + (link_transfers * link_s > worker_side ? link_transfers * link_s : worker_side);
   }
+  /// A worker's cycle when nothing queues: t_fb + t_pp + D_s, or with --pipeline the longer of the worker's
+  /// own work (its compute and the software part of t_pp: the copies stay on its core) and its exchange's
+  /// round trip, which then runs beside it: only the un-hidden part enters the cycle.
+  [[nodiscard]] double unloaded_cycle_s() const {
+    const double round_trip = exchange_s + service_s;
+    const double own = compute_s + exchange_software_s;
+    return pipeline ? (own > round_trip ? own : round_trip) : compute_s + round_trip;
+  }
+  /// Versions a push is staler by with --pipeline (0 without): it carries the weights of the step before the
+  /// last reply, so one more cycle of every worker's updates, its own among them, lies behind it: W.
+  [[nodiscard]] double pipeline_staleness() const { return pipeline ? workers : 0.0; }
   /// True when the ranks on a node outnumber its cores.
   [[nodiscard]] bool cores_shared() const { return ranks_per_node > cores_per_node; }
 };

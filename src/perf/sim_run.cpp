@@ -142,26 +142,43 @@ void worker(World& world, int index, std::uint64_t seed) {
   std::vector<std::uint64_t> seen(static_cast<std::size_t>(c.servers), 0);
   std::vector<sg4::CommPtr> pushes(static_cast<std::size_t>(c.servers));
   std::vector<sg4::CommPtr> tails(static_cast<std::size_t>(c.servers));
-  const auto steps = static_cast<long>(c.steps_per_worker);
-  for (long step = 0; step < steps; ++step) {
-    compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
-    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+  // The replies of the exchange in flight (their receives posted with its pushes, as the trainer's are, so
+  // that a server's reply can land while this worker computes), then its sends (long done by then).
+  std::vector<Message*> replies(static_cast<std::size_t>(c.servers), nullptr);
+  std::vector<sg4::CommPtr> receives(static_cast<std::size_t>(c.servers));
+  const auto take_replies = [&] {
     for (int s = 0; s < c.servers; ++s) {
-      pushes[static_cast<std::size_t>(s)] =
-          post_push(world, s, new Message{index, seen[s], false}, push_head_bytes(world));
-      if (push_tail_bytes(world) > 0.0)
-        tails[static_cast<std::size_t>(s)] = tail_box(index, s)->put_async(
-            new Message{index, seen[s], false}, static_cast<uint64_t>(push_tail_bytes(world)));
-    }
-    for (int s = 0; s < c.servers; ++s) {
-      auto reply = worker_box(index)->get_unique<Message>();
+      receives[static_cast<std::size_t>(s)]->wait();
+      const std::unique_ptr<Message> reply(replies[static_cast<std::size_t>(s)]);
       seen[static_cast<std::size_t>(reply->worker)] = reply->version;
     }
-    for (const sg4::CommPtr& push : pushes) push->wait();  // long done: its shard's reply came after it
+    for (const sg4::CommPtr& push : pushes) push->wait();
     for (const sg4::CommPtr& tail : tails)
       if (tail) tail->wait();
     sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+  };
+  // With --pipeline a push carries the versions its weights came from: those of the replies taken before the
+  // step that computed it, one exchange older than the replies taken just before it is sent.
+  std::vector<std::uint64_t> computed_on = seen;
+  const auto steps = static_cast<long>(c.steps_per_worker);
+  for (long step = 0; step < steps; ++step) {
+    computed_on = seen;
+    compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
+    if (c.pipeline && step > 0) take_replies();
+    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+    for (int s = 0; s < c.servers; ++s) {
+      const std::uint64_t version = computed_on[static_cast<std::size_t>(s)];
+      pushes[static_cast<std::size_t>(s)] =
+          post_push(world, s, new Message{index, version, false}, push_head_bytes(world));
+      if (push_tail_bytes(world) > 0.0)
+        tails[static_cast<std::size_t>(s)] = tail_box(index, s)->put_async(
+            new Message{index, version, false}, static_cast<uint64_t>(push_tail_bytes(world)));
+    }
+    for (int s = 0; s < c.servers; ++s)
+      receives[static_cast<std::size_t>(s)] = worker_box(index)->get_async<Message>(&replies[static_cast<std::size_t>(s)]);
+    if (!c.pipeline) take_replies();
   }
+  if (c.pipeline && steps > 0) take_replies();
   world.measures.updates += static_cast<double>(steps);
   world.measures.compute_s = std::max(world.measures.compute_s, sg4::Engine::get_clock() - world.started_at);
   for (int s = 0; s < c.servers; ++s) post_push(world, s, new Message{index, 0, true}, 0.0)->wait();

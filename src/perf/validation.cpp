@@ -27,6 +27,7 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.platform = parse_platform(options.platform, cores);
   s.ranks_per_node = options.platform == "this" ? 0 : run.env.ranks / std::max<int>(1, run.env.hosts.size());
   s.calib_path = path;
+  s.pipeline = run.config.pipeline.value_or(false);
   const ModelShape shape = model_shape(s.model, s.input);
   if (shape.parameters != run.model.parameters) {
     throw UserError("run '" + path + "': model " + s.model + " has " + std::to_string(run.model.parameters) +

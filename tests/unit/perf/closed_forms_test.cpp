@@ -75,5 +75,25 @@ TEST(ClosedForms, StalenessEstimate) {
   EXPECT_DOUBLE_EQ(staleness_estimate(4, 0.015, 0.009, 0.003), 1.5);  // 3 x (15 - 9) / (15 - 3)
 }
 
+// --pipeline: the exchange runs beside the next step. With t_pp all software (the copies stay on the
+// worker's core, as on one node) only D_s hides: cycle max(10 + 2, 2 + 3) = 12 ms. With 1.5 ms of it on
+// the link (t_sw 0.5 ms) the worker's own work is 10.5 ms and the round trip 5 ms: 10.5 ms.
+TEST(ClosedForms, PipelineHidesOnlyTheRoundTripBesideTheWorkersOwnWork) {
+  StepCosts c = hand_costs();
+  c.pipeline = true;
+  c.exchange_software_s = c.exchange_s;
+  EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 100 * 0.012);
+  EXPECT_DOUBLE_EQ(predict_ideal(c).staleness_mean, 3.0 + 4.0);  // W - 1, and W more: one cycle older
+  c.exchange_software_s = 0.0005;
+  EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 100 * 0.0105);
+  // A round trip longer than the worker's work is what the cycle waits for: t_pp 20 ms, D_s 3 ms.
+  c.exchange_s = 0.020;
+  EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 100 * 0.023);
+  // The server's bound does not move: 400 updates x 3 ms.
+  c.exchange_s = 0.002;
+  c.service_s = 0.010;
+  EXPECT_DOUBLE_EQ(predict_revised(c, IoMode::kSequential).compute_s, 400 * 0.010);
+}
+
 }  // namespace
 }  // namespace psbench::perf

@@ -37,5 +37,16 @@ TEST(MvaPrediction, ServersShareTheCoresTheyRunOn) {
   EXPECT_LT(p[1].updates_per_s, 4.0 * p[0].updates_per_s);
 }
 
+// --pipeline, W = 1 on two cores: the worker's own work (10 ms and the 1 ms of copies) outlasts the round trip
+// (1 + 2 ms), so the cycle is 11 ms, the fixed point of Z = t_pp + max(0, t_fb + t_sw - R_trip).
+TEST(MvaPrediction, PipelineHidesTheRoundTripBehindTheNextStep) {
+  Scenario scenario = two_cores();
+  scenario.pipeline = true;
+  const std::vector<Prediction> p = predict_mva(two_core_calibration(), scenario, {1}, 1);
+  ASSERT_EQ(p.size(), 1U);
+  EXPECT_NEAR(p[0].updates_per_s, 1.0 / 0.011, 1e-3 / 0.011);
+  EXPECT_NEAR(p[0].staleness_mean, 1.0, 1e-9);  // its own previous update
+}
+
 }  // namespace
 }  // namespace psbench::perf

@@ -164,5 +164,24 @@ TEST(Simulation, StalenessIsOthersUpdatesWithoutQueueing) {
   EXPECT_NEAR(sim.staleness_mean, 3.0, 0.1);
 }
 
+// --pipeline with fixed times and a core per rank: one worker's cycle is max(t_fb + t_pp, t_pp + D_s) = 11 ms
+// (t_pp is all software here: it stays on the worker's core), as the closed form and MVA say, and each push
+// is one version old (its own previous update lies behind it).
+TEST(Simulation, PipelineAgreesWithTheClosedFormAndMva) {
+  StepCosts costs = costs_for(1, 1, 2000);
+  costs.pipeline = true;
+  const Prediction sim = simulate(costs, this_machine(), {});
+  EXPECT_NEAR(sim.updates_per_s, 1.0 / 0.011, 0.01 / 0.011);
+  EXPECT_NEAR(predict_ideal(costs).updates_per_s, 1.0 / 0.011, 1e-9);
+  EXPECT_NEAR(sim.staleness_mean, 1.0, 0.01);
+  // Four workers: still far from the server's bound (1 / 2 ms), each cycle 11 ms; a push meets the 3 others'
+  // updates and 4 more for the cycle it waited (closed_forms, StepCosts::pipeline_staleness).
+  costs = costs_for(4, 1, 1000);
+  costs.pipeline = true;
+  const Prediction four = simulate(costs, this_machine(), {});
+  EXPECT_NEAR(four.updates_per_s, 4.0 / 0.011, 0.03 * 4.0 / 0.011);
+  EXPECT_NEAR(four.staleness_mean, 7.0, 0.5);
+}
+
 }  // namespace
 }  // namespace psbench::perf
