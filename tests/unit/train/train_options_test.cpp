@@ -75,6 +75,18 @@ TEST(TrainOptions, NonPositiveNumbersAreRejected) {
   expect_error(options, 2, "--momentum must lie in [0, 1)");
 }
 
+TEST(TrainOptions, PipelineIsForAsyncModeOnly) {
+  auto options = good_options();
+  options.pipeline = true;
+  EXPECT_NO_THROW(validate_options(options, 2));
+  options.mode = Mode::kSync;
+  expect_error(options, 2, "--pipeline applies to --mode async only");
+  expect_error(options, 2, "not --mode sync");
+  options.mode = Mode::kLocal;
+  expect_error(options, 1, "--pipeline applies to --mode async only");
+  expect_error(options, 1, "not --mode local");
+}
+
 TEST(TrainOptions, JsonCarriesEveryFlag) {
   const auto json = options_to_json(good_options());
   for (const char* key : {"data", "model", "batch", "epochs", "lr", "momentum", "warmup_steps", "servers", "intra_node",
