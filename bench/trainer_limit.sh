@@ -71,7 +71,7 @@ step_bench=0
 for ((r = 1; r <= repetitions; ++r)); do
   echo "== repetition $r of $repetitions"
   if (( step_bench )); then
-    "$build/bench/nn/nn_bench" --benchmark_filter="^BM_TrainStepMlp/$batch\$" --benchmark_min_time=0.5 \
+    "$build/bench/nn/nn_bench" --benchmark_filter="^BM_TrainStepMlp/$batch(/|\$)" --benchmark_min_time=0.5 \
       --benchmark_out_format=json --benchmark_out="$runs/step-$r.json" >/dev/null
   fi
   "$psbench" train --mode local "${common[@]}" --out "$runs/local-$r.json"

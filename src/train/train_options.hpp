@@ -52,7 +52,7 @@ struct TrainOptions {
 };
 
 /// Sync mode's gradient bucket when --bucket-bytes is not given (docs/running.md, "Overlap").
-inline constexpr std::uint64_t kDefaultBucketBytes = 1U << 20U;
+inline constexpr std::uint64_t kDefaultBucketBytes = 256U << 10U;
 
 /// The flag spelling of a mode ("async", "sync", "local").
 std::string_view mode_name(Mode mode);
