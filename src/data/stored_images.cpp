@@ -34,16 +34,6 @@ std::size_t StoredImages::count() const {
   return (type_ == PixelType::kUint8 ? pixels_.size() : values_.size()) / values;
 }
 
-void StoredImages::prefetch(std::size_t sample) const {
-  constexpr std::size_t kLine = 64;
-  const std::size_t values = shape_.values();
-  const auto* begin = type_ == PixelType::kUint8 ? static_cast<const char*>(static_cast<const void*>(pixels_.data()))
-                                                 : static_cast<const char*>(static_cast<const void*>(values_.data()));
-  const std::size_t bytes = type_ == PixelType::kUint8 ? values : values * sizeof(float);
-  const char* first = begin + sample * bytes;
-  for (std::size_t offset = 0; offset < bytes; offset += kLine) __builtin_prefetch(first + offset, 0, 1);
-}
-
 void StoredImages::normalise(std::size_t first, std::size_t count, std::span<float> out) const {
   const std::size_t values = shape_.values();
   PSBENCH_CHECK(first + count <= this->count() && out.size() == count * values)

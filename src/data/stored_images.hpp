@@ -33,9 +33,6 @@ class StoredImages {
   [[nodiscard]] std::size_t stored_bytes() const { return pixels_.size() + values_.size() * sizeof(float); }
   /// Writes samples [first, first + count) as float32 model input to out (count x C x H x W values).
   void normalise(std::size_t first, std::size_t count, std::span<float> out) const;
-  /// Asks the CPU to bring sample first's stored bytes into the shared cache (not the core's own, which the
-  /// step computing meanwhile needs), so that normalising it later finds them there.
-  void prefetch(std::size_t sample) const;
   /// The stored pixels (uint8 images; empty otherwise).
   [[nodiscard]] std::span<const std::uint8_t> pixels() const { return pixels_; }
 

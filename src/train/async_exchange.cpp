@@ -61,7 +61,7 @@ class AsyncExchange final : public GradientExchange {
   // layer (a few microseconds each): a remote server's reply is taken meanwhile, and the server, which waits
   // until its reply is sent before it takes the next push, goes on to serve the other workers instead of
   // waiting for this worker's next exchange() (an MPI library moves a large message only inside its calls).
-  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> /*gradients*/, PhaseTimer& /*timer*/) override {
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> /*gradients*/) override {
     return client_.awaiting_messages() ? &progress_ : nullptr;
   }
 

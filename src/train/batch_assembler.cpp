@@ -18,10 +18,4 @@ void BatchAssembler::fill(std::span<const std::uint32_t> indices) {
   }
 }
 
-void BatchAssembler::prefetch(std::span<const std::uint32_t> indices) const {
-  for (const std::uint32_t sample : indices) {
-    if (sample < samples_.count()) samples_.images.prefetch(sample);
-  }
-}
-
 }  // namespace psbench::train

@@ -17,10 +17,6 @@ class BatchAssembler {
   BatchAssembler(const data::Samples& samples, std::size_t batch);
   /// Normalises the samples at the given local indices (at most batch of them) into the front of the buffers.
   void fill(std::span<const std::uint32_t> indices);
-  /// Starts bringing the stored samples at these local indices (the next batch's) into the shared cache while
-  /// the current step computes: their rows lie anywhere in the partition, and each would otherwise be a miss
-  /// to memory when fill() reads it.
-  void prefetch(std::span<const std::uint32_t> indices) const;
   /// Images of the batch, NCHW float32.
   [[nodiscard]] const float* images() const { return images_.data(); }
   /// Labels of the batch.

@@ -44,11 +44,8 @@ class GradientExchange {
   [[nodiscard]] virtual std::size_t steps_per_epoch(std::size_t own_steps) const { return own_steps; }
   /// Where the exchange can start during the backward pass: the listener the model tells as the gradients
   /// in gradients (the model's own buffer, passed unscaled to exchange() afterwards) become final, or nullptr
-  /// when the exchange starts in exchange() (the default). Asked before each step that may overlap; what the
-  /// listener does during the step adds its phases to timer, which the step's compute time leaves out.
-  [[nodiscard]] virtual nn::GradientListener* overlap(std::span<const float> /*gradients*/, PhaseTimer& /*timer*/) {
-    return nullptr;
-  }
+  /// when the exchange starts in exchange() (the default). Asked before each step that may overlap.
+  [[nodiscard]] virtual nn::GradientListener* overlap(std::span<const float> /*gradients*/) { return nullptr; }
   /// A step without a batch of its own (sync mode only): joins the allreduce with a zero gradient.
   virtual void exchange_without_batch(std::span<float> parameters, const StepInfo& step, PhaseTimer& timer);
   /// Ends the exchange after the last step (async: tells the servers this worker is done).
@@ -67,9 +64,8 @@ class GradientExchange {
   virtual void restore_optimizer_velocity(std::span<const float> /*velocity*/) {}
 };
 
-/// Plain local SGD (the reference trainer) of the model's parameters: the update happens in place, layer by
-/// layer as the backward pass finishes each, timed as Phase::kServerUpdate.
-std::unique_ptr<GradientExchange> make_local_exchange(std::span<float> parameters, ps::SgdConfig config);
+/// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
+std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
 
 /// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
 /// by mailbox to the servers that link puts on this node (when given), by messages to the others. The

@@ -30,7 +30,7 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
     case Mode::kSync:
       return make_sync_exchange(setup.workers, setup.model->gradients(), sgd_config(context.options), own_steps,
                                 context.options.bucket_bytes.value_or(kDefaultBucketBytes));
-    case Mode::kLocal: return make_local_exchange(setup.model->parameters(), sgd_config(context.options));
+    case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
   }
   return nullptr;
 }

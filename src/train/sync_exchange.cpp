@@ -70,7 +70,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     }
   }
 
-  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients, PhaseTimer& /*timer*/) override {
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
     begin_step(gradients);
     return this;
   }

@@ -50,13 +50,11 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     const double compute_start = monotonic_seconds();
     const std::span<const std::uint32_t> indices = order_.batch(step, batch);
     assembler_.fill(indices);
-    if (step + 1 < own_steps_) assembler_.prefetch(order_.batch(step + 1, batch));
     nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     const float weight = gradient_weight(indices.size());
     // A gradient that goes out as the model wrote it may start its exchange during the backward pass.
-    const PhaseTimer before_step = timer_;
-    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model_.gradients(), timer_) : nullptr;
+    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model_.gradients()) : nullptr;
     info.loss = model.train_step(assembler_.images(), assembler_.labels(), listener);
     if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
       stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
@@ -71,7 +69,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     info.samples = static_cast<std::uint32_t>(indices.size());
     info.last_of_epoch = step + 1 == own_steps_;
     const double compute_end = monotonic_seconds();
-    timer_.add(Phase::kCompute, compute_end - compute_start - timer_.total_since(before_step));
+    timer_.add(Phase::kCompute, compute_end - compute_start);
     trace_.record(SliceKind::kCompute, compute_start, compute_end);
     for (const std::uint32_t index : indices) ++visit_counts_[index];
 
