@@ -29,6 +29,12 @@ class PhaseTimer {
   }
   /// Total seconds recorded for a phase.
   [[nodiscard]] double seconds(Phase phase) const { return seconds_[index(phase)]; }
+  /// Seconds recorded in every phase since earlier (a copy of this timer).
+  [[nodiscard]] double total_since(const PhaseTimer& earlier) const {
+    double total = 0.0;
+    for (std::size_t i = 0; i < seconds_.size(); ++i) total += seconds_[i] - earlier.seconds_[i];
+    return total;
+  }
   /// Number of occurrences recorded for a phase.
   [[nodiscard]] std::uint64_t count(Phase phase) const { return counts_[index(phase)]; }
 

@@ -175,7 +175,8 @@ void worker(World& world, int index, std::uint64_t seed) {
             new Message{index, version, false}, static_cast<uint64_t>(push_tail_bytes(world)));
     }
     for (int s = 0; s < c.servers; ++s)
-      receives[static_cast<std::size_t>(s)] = worker_box(index)->get_async<Message>(&replies[static_cast<std::size_t>(s)]);
+      receives[static_cast<std::size_t>(s)] =
+          worker_box(index)->get_async<Message>(&replies[static_cast<std::size_t>(s)]);
     if (!c.pipeline) take_replies();
   }
   if (c.pipeline && steps > 0) take_replies();

@@ -46,8 +46,8 @@ std::string configuration_of(const results::ResultsFile& run) {
   const results::Config& c = run.config;
   return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
          " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
-         (c.pipeline.value_or(false) ? " pipeline" : "") + " W" +
-         std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
+         (c.pipeline.value_or(false) ? " pipeline" : "") + " W" + std::to_string(run.env.workers) + " S" +
+         std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
 }
 
 // One comparison per configuration: the median, lowest and highest of its runs per phase.

@@ -84,7 +84,7 @@ void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> 
 }
 
 void WorkerClient::push_pull_pipelined(std::span<const float> gradients, std::span<float> parameters,
-                                       const PushHeader& step, PhaseTimer& timer) {
+                                       const PushHeader& step, PhaseTimer& timer, bool in_place) {
   PSBENCH_CHECK(pipeline_) << "push_pull_pipelined on a client built without the pipeline";
   PSBENCH_CHECK(gradients.size() == layout_.parameters() && parameters.size() == layout_.parameters())
       << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
@@ -94,16 +94,20 @@ void WorkerClient::push_pull_pipelined(std::span<const float> gradients, std::sp
   complete(parameters, timer);
   if (std::ranges::find(versions_, kAbortedVersion) != versions_.end()) return;  // the run is stopping
   const double start_time = monotonic_seconds();
-  for (int k = 0; k < topology_.servers; ++k) {  // the remote shards go out from the send buffer
+  for (int k = 0; k < topology_.servers && !in_place; ++k) {  // the remote shards go out from the send buffer
     if (mailboxes_[static_cast<std::size_t>(k)] != nullptr) continue;
     const auto begin = static_cast<std::ptrdiff_t>(layout_.begin(k));
     std::copy_n(gradients.begin() + begin, layout_.size(k), send_buffer_.span().begin() + begin);
   }
-  start(gradients, send_buffer_.span(), reply_buffer_.span(), computed_versions_, step);
+  start(gradients, in_place ? gradients : send_buffer_.span(), reply_buffer_.span(), computed_versions_, step);
   // Where the model computes its gradients in the window itself, its next backward pass would overwrite the
-  // gradient a local server is still reading: the local servers' replies are awaited here, and stay in the
-  // reply area until the next step takes them, so that every push still carries the versions one step older.
-  const bool local_in_place = !shared_gradients_.empty() && gradients.data() == shared_gradients_.data();
+  // gradient a local server is still reading: unless the caller releases the gradients before that pass
+  // (in place), the local servers' replies are awaited here. Either way they stay in the reply area until the
+  // next step takes them, so that every push still carries the versions one step older.
+  const bool window = !shared_gradients_.empty() && gradients.data() == shared_gradients_.data();
+  gradients_held_ = in_place;
+  window_held_ = in_place && window;
+  const bool local_in_place = window && !in_place;
   const double posted = monotonic_seconds();
   if (local_in_place) wait_for_local_writes(start_time);
   const double end = monotonic_seconds();
@@ -112,6 +116,27 @@ void WorkerClient::push_pull_pipelined(std::span<const float> gradients, std::sp
   timing_.wait_s += end - start_time;
   started_at_ = start_time;
   in_flight_ = true;
+}
+
+void WorkerClient::release_gradients(PhaseTimer& timer) {
+  if (!in_flight_ || !gradients_held_) return;
+  const double start = monotonic_seconds();
+  if (window_held_) wait_for_local_writes(start);
+  const double timeout = stall_timeout();
+  int polls = 0;
+  mpi::wait_with_backoff([&] {
+    (void)test_messages();
+    if (!sent_ && timeout > 0.0 && ++polls % kPollsPerStallCheck == 0) {
+      const double waited = monotonic_seconds() - start;
+      if (waited >= timeout) report_silent_server(waited);
+    }
+    return sent_;
+  });
+  const double end = monotonic_seconds();
+  timer.add(Phase::kPush, end - start);
+  timing_.wait_s += end - start;
+  gradients_held_ = false;
+  window_held_ = false;
 }
 
 void WorkerClient::complete(std::span<float> parameters, PhaseTimer& timer) {
@@ -135,6 +160,8 @@ void WorkerClient::complete(std::span<float> parameters, PhaseTimer& timer) {
   timing_.wall_s += end - started_at_;
   timing_.wait_s += end - wait_start;
   in_flight_ = false;
+  gradients_held_ = false;  // every send completed and every local reply was written
+  window_held_ = false;
 }
 
 void WorkerClient::start(std::span<const float> gradients, std::span<const float> sources, std::span<float> replies,

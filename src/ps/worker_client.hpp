@@ -58,8 +58,15 @@ class WorkerClient {
   /// are awaited before this returns (Phase::kPull; they still reach parameters only at the next call): only the
   /// remote servers' exchange then overlaps the caller's compute. Skips the push when the completed replies say
   /// the run is stopping (versions() holds kAbortedVersion).
+  /// With in_place, the caller promises to call release_gradients() before it writes gradients again: nothing
+  /// is copied (the remote shards go out of gradients itself, local servers read the window in place) and the
+  /// local servers' replies are not awaited here either, so the whole exchange overlaps the caller's compute.
   void push_pull_pipelined(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
-                           PhaseTimer& timer);
+                           PhaseTimer& timer, bool in_place = false);
+  /// After an in-place push_pull_pipelined(): waits until the exchange in flight no longer reads the gradients
+  /// it was started from (its sends are complete, and local servers that read the window in place have written
+  /// their replies, so they are done reading); Phase::kPush. A no-op when nothing is held.
+  void release_gradients(PhaseTimer& timer);
   /// Completes the pipelined exchange in flight, if any: waits for its replies and copies the fresh shards into
   /// parameters (Phase::kPull). Call before finish().
   void complete(std::span<float> parameters, PhaseTimer& timer);
@@ -142,7 +149,9 @@ class WorkerClient {
   double pushed_at_ = 0.0;
   // Pipelined exchanges (allocated once; empty without the pipeline, or where every server is local).
   bool pipeline_ = false;
-  AlignedBuffer send_buffer_;                     // remote shards of the gradient in flight
+  AlignedBuffer send_buffer_;                     // remote shards of the gradient in flight (unless in place)
+  bool gradients_held_ = false;                   // the exchange in flight reads the caller's gradients in place
+  bool window_held_ = false;                      // ... and local servers read them in the window
   AlignedBuffer reply_buffer_;                    // remote shards of its replies
   std::vector<std::uint64_t> computed_versions_;  // the versions the gradient being pushed was computed from
   bool in_flight_ = false;

@@ -26,10 +26,10 @@ namespace {
 // pipeline every push but each server's very first is at least 1 stale (the pusher's own previous push always
 // lies between), so a run's server histogram holds exactly one 0 (tests/mpi/train/pipeline_test.cpp).
 //
-// With the shared window, where the model computes its gradient in the window itself (run_setup.cpp), the
-// local servers read it in place while the next backward pass would overwrite it: their replies are awaited
-// before exchange() returns (ps::WorkerClient::push_pull_pipelined), and only the remote servers' exchange
-// overlaps the next step. A model with gradients of its own lets the local exchange overlap too.
+// The push reads the model's gradients in place (the remote shards by MPI, the local ones in the shared window,
+// where the model computes them: run_setup.cpp); the next step's backward pass, which overwrites them, first
+// waits until the push has left them (ps::WorkerClient::release_gradients, from overlap()'s listener), by which
+// time the servers have usually long read them: the whole exchange overlaps the next step's forward pass.
 class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
@@ -51,9 +51,11 @@ class AsyncExchange final : public GradientExchange {
       client_.push_pull(gradients, parameters, header, timer);
       return;
     }
-    // 1. takes the previous step's replies into parameters (the wait is the un-hidden part); 2. copies
-    // gradients out and starts this step's push and pull, whose replies land in the client's buffers.
-    client_.push_pull_pipelined(gradients, parameters, header, timer);
+    // 1. takes the previous step's replies into parameters (the wait is the un-hidden part); 2. starts this
+    // step's push and pull, whose replies land in the client's buffers. The push reads gradients in place:
+    // the next step's backward pass releases them first (overlap(), asked before every step), so nothing is
+    // copied and the local servers' work overlaps the next step too.
+    client_.push_pull_pipelined(gradients, parameters, header, timer, /*in_place=*/true);
     timer_ = &timer;
   }
 
@@ -61,8 +63,11 @@ class AsyncExchange final : public GradientExchange {
   // layer (a few microseconds each): a remote server's reply is taken meanwhile, and the server, which waits
   // until its reply is sent before it takes the next push, goes on to serve the other workers instead of
   // waiting for this worker's next exchange() (an MPI library moves a large message only inside its calls).
-  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> /*gradients*/) override {
-    return client_.awaiting_messages() ? &progress_ : nullptr;
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> /*gradients*/, bool /*unscaled*/,
+                                              PhaseTimer& timer) override {
+    if (!pipeline_) return nullptr;
+    progress_.time_into(timer);
+    return &progress_;
   }
 
   // The first worker evaluates: the servers' final shards arrive in its model's parameters (the servers
@@ -89,15 +94,18 @@ class AsyncExchange final : public GradientExchange {
   }
 
  private:
-  // Lets MPI move the exchange in flight; never waits.
+  // Before the backward pass overwrites the gradients, waits until the push in flight no longer reads them;
+  // after each layer, lets MPI move the exchange in flight without waiting.
   class Progress final : public nn::GradientListener {
    public:
     explicit Progress(ps::WorkerClient& client) : client_(client) {}
-    void backward_started(float /*loss*/) override { client_.progress(); }
+    void time_into(PhaseTimer& timer) { timer_ = &timer; }
+    void backward_started(float /*loss*/) override { client_.release_gradients(*timer_); }
     void gradients_ready(std::size_t /*first*/) override { client_.progress(); }
 
    private:
     ps::WorkerClient& client_;
+    PhaseTimer* timer_ = nullptr;  // the step's timer
   };
 
   // The last step's replies, before the servers hear done or abort: its wait is timed as the steps' were.

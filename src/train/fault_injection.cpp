@@ -39,8 +39,9 @@ class FaultyExchange final : public GradientExchange {
     inner_->exchange_without_batch(parameters, step, timer);
     computed_since_ = monotonic_seconds();
   }
-  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
-    return inner_->overlap(gradients);
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients, bool unscaled,
+                                              PhaseTimer& timer) override {
+    return inner_->overlap(gradients, unscaled, timer);
   }
   [[nodiscard]] ExchangeTotals totals() const override { return inner_->totals(); }
   void finish() override { inner_->finish(); }

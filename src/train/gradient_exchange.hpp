@@ -42,10 +42,15 @@ class GradientExchange {
   /// Steps this worker takes per epoch when its own batches need own_steps (more in sync mode, where
   /// every worker joins every allreduce).
   [[nodiscard]] virtual std::size_t steps_per_epoch(std::size_t own_steps) const { return own_steps; }
-  /// Where the exchange can start during the backward pass: the listener the model tells as the gradients
-  /// in gradients (the model's own buffer, passed unscaled to exchange() afterwards) become final, or nullptr
-  /// when the exchange starts in exchange() (the default). Asked before each step that may overlap.
-  [[nodiscard]] virtual nn::GradientListener* overlap(std::span<const float> /*gradients*/) { return nullptr; }
+  /// The listener to give this step's training pass, or nullptr (the default): the model tells it when the
+  /// backward pass starts (a pipelined exchange releases the gradients its last push still reads) and as the
+  /// gradients in gradients (the model's gradient vector, which exchange() then receives) become final (sync
+  /// starts their buckets when unscaled: they go out as the backward pass writes them). Asked before every
+  /// step; what the listener does during the step adds its phases to timer, which the step's compute leaves out.
+  [[nodiscard]] virtual nn::GradientListener* overlap(std::span<const float> /*gradients*/, bool /*unscaled*/,
+                                                      PhaseTimer& /*timer*/) {
+    return nullptr;
+  }
   /// A step without a batch of its own (sync mode only): joins the allreduce with a zero gradient.
   virtual void exchange_without_batch(std::span<float> parameters, const StepInfo& step, PhaseTimer& timer);
   /// Ends the exchange after the last step (async: tells the servers this worker is done).

@@ -89,11 +89,8 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
   }
   mpi::run_collectively(world, [&] {
     if (!server) {
-      // The model writes its gradients into the shared window, where a local server reads them, unless the
-      // exchange is pipelined: the next backward pass would then overwrite a gradient still being read, so the
-      // model keeps its own and the push copies it into the window.
-      const std::span<float> gradient_storage =
-          setup.link && !options.pipeline ? setup.link->gradients() : std::span<float>();
+      // The model writes its gradients into the shared window, where a local server reads them in place.
+      const std::span<float> gradient_storage = setup.link ? setup.link->gradients() : std::span<float>();
       setup.model = std::make_unique<nn::Model>(options.model_spec, setup.facts.input, setup.facts.num_classes,
                                                 options.batch, options.seed, options.threads, gradient_storage);
     }

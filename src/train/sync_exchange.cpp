@@ -70,7 +70,9 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     }
   }
 
-  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients) override {
+  [[nodiscard]] nn::GradientListener* overlap(std::span<const float> gradients, bool unscaled,
+                                              PhaseTimer& /*timer*/) override {
+    if (!unscaled) return nullptr;  // scaled after the pass: its buckets start in exchange()
     begin_step(gradients);
     return this;
   }

@@ -53,8 +53,8 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     nn::Model& model = indices.size() == batch ? model_ : *tail_model_;
     if (&model != &model_) std::copy(parameters.begin(), parameters.end(), model.parameters().begin());
     const float weight = gradient_weight(indices.size());
-    // A gradient that goes out as the model wrote it may start its exchange during the backward pass.
-    nn::GradientListener* listener = weight == 1.0F ? exchange_.overlap(model_.gradients()) : nullptr;
+    const PhaseTimer before_step = timer_;
+    nn::GradientListener* listener = exchange_.overlap(model_.gradients(), weight == 1.0F, timer_);
     info.loss = model.train_step(assembler_.images(), assembler_.labels(), listener);
     if (!std::isfinite(info.loss)) {  // the loss is at hand: checking it costs nothing
       stop_ = StopPoint{epoch, steps_done_ + 1, info.loss, true};
@@ -69,7 +69,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     info.samples = static_cast<std::uint32_t>(indices.size());
     info.last_of_epoch = step + 1 == own_steps_;
     const double compute_end = monotonic_seconds();
-    timer_.add(Phase::kCompute, compute_end - compute_start);
+    timer_.add(Phase::kCompute, compute_end - compute_start - timer_.total_since(before_step));
     trace_.record(SliceKind::kCompute, compute_start, compute_end);
     for (const std::uint32_t index : indices) ++visit_counts_[index];
 

@@ -1,12 +1,12 @@
 // The pipelined exchange (WorkerClient::push_pull_pipelined, --pipeline): with synthetic all-ones gradients a
 // shard at version v holds exactly initial - rate * v, so each step can check which versions the worker's
 // parameters hold. The cases check that a step's replies reach the parameters only at the next step (never
-// while the worker computes), that the gradient may be overwritten as soon as the call returns, that each push
-// carries the versions one step older (every push but a server's first is at least 1 stale), and, with the
-// servers handing the turn from worker to worker (strict round robin), that staleness is exactly W-1 without
-// the pipeline and 2W-1 with it: the bounds derived in src/train/async_exchange.cpp. Every case runs over
-// messages, over one shared-memory node and over two mimicked nodes (mixed), with the worker's gradient in a
-// vector of its own and in the shared window itself.
+// while the worker computes), that the gradient may be overwritten as soon as the call returns (in place, once
+// release_gradients() returns), that each push carries the versions one step older (every push but a
+// server's first is at least 1 stale), and, with the servers handing the turn from worker to worker (strict
+// round robin), that staleness is exactly W-1 without the pipeline and 2W-1 with it: the bounds derived in
+// src/train/async_exchange.cpp. Every case runs over messages, over one shared-memory node and over two
+// mimicked nodes (mixed), with the worker's gradient in a vector of its own and in the shared window itself.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -82,7 +82,9 @@ void expect_at_versions(std::span<const float> weights, const std::vector<float>
   }
 }
 
-void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c) {
+// in_place: the push reads the gradient itself (no copy), and the worker releases it (release_gradients, what the
+// next backward pass does first) before it overwrites it.
+void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c, bool in_place = false) {
   const auto world = mpi::Communicator::world();
   mpi::set_spin_budget(std::chrono::microseconds(0));
   if (servers >= world.size()) GTEST_SKIP() << "needs more ranks than servers";
@@ -119,9 +121,10 @@ void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c
     while (client.awaiting_messages()) client.progress();
     expect_at_versions(weights, initial, layout, held, "before step " + std::to_string(step));
     std::fill(gradients.begin(), gradients.end(), 1.0F);
-    client.push_pull_pipelined(gradients, weights, step_header(step, steps), timer);
+    client.push_pull_pipelined(gradients, weights, step_header(step, steps), timer, in_place);
     ASSERT_TRUE(client.in_flight());
-    // The gradient may change at once: the servers must never see this.
+    if (in_place) client.release_gradients(timer);
+    // The gradient may change now (at once without in_place): the servers must never see this.
     std::fill(gradients.begin(), gradients.end(), -1.0e6F);
     for (int k = 0; k < servers; ++k) {
       const auto version = client.versions()[static_cast<std::size_t>(k)];
@@ -142,7 +145,8 @@ void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c
   }
   expect_at_versions(weights, initial, layout, client.versions(), "after the last completion");
   client.finish();
-  EXPECT_EQ(timer.count(Phase::kPush), static_cast<std::uint64_t>(steps));
+  // Each push is timed, and in place each release too.
+  EXPECT_EQ(timer.count(Phase::kPush), static_cast<std::uint64_t>(in_place ? 2 * steps : steps));
   EXPECT_GE(timer.count(Phase::kPull), static_cast<std::uint64_t>(steps));
   const WorkerClient::Timing timing = client.timing();
   EXPECT_GT(timing.wall_s, 0.0);
@@ -234,6 +238,12 @@ class PsPipeline : public ::testing::TestWithParam<Case> {
 TEST_P(PsPipeline, OneServer) { run_pipelined(1, 1001, 30, GetParam()); }
 
 TEST_P(PsPipeline, TwoServersWithManyChunksEach) { run_pipelined(2, 5 * kChunkValues + 3, 12, GetParam()); }
+
+TEST_P(PsPipeline, OneServerInPlace) { run_pipelined(1, 1001, 30, GetParam(), true); }
+
+TEST_P(PsPipeline, TwoServersWithManyChunksEachInPlace) {
+  run_pipelined(2, 5 * kChunkValues + 3, 12, GetParam(), true);
+}
 
 TEST_P(PsPipeline, RoundRobinStalenessWithoutThePipelineIsWMinusOne) { run_round_robin(1, false, GetParam()); }
 

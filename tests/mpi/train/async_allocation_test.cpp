@@ -64,7 +64,7 @@ TEST_P(AsyncAllocations, StepAllocatesNoBuffer) {
     info.step = static_cast<std::size_t>(index);
     info.samples = kBatch;
     info.last_of_epoch = index + 1 == kWarmSteps + kCountedSteps;
-    info.loss = model.train_step(images.data(), labels.data(), exchange->overlap(model.gradients()));
+    info.loss = model.train_step(images.data(), labels.data(), exchange->overlap(model.gradients(), true, timer));
     exchange->exchange(model.gradients(), model.parameters(), info, timer);
   };
   for (int s = 0; s < kWarmSteps; ++s) step(s);

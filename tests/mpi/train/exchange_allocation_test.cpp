@@ -31,7 +31,7 @@ TEST(ExchangeAllocations, SyncStepWithBucketsAllocatesNoBuffer) {
     StepInfo info;
     info.step = index;
     info.samples = kBatch;
-    info.loss = model.train_step(images.data(), labels.data(), exchange->overlap(model.gradients()));
+    info.loss = model.train_step(images.data(), labels.data(), exchange->overlap(model.gradients(), true, timer));
     exchange->exchange(model.gradients(), model.parameters(), info, timer);
   };
   for (int s = 0; s < kWarmSteps; ++s) step(static_cast<std::size_t>(s));
