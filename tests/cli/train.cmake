@@ -57,6 +57,23 @@ train_cli_error(unknown_io_mode train_np2 "--io 'posix' is not an I/O mode" --da
   --io posix ${train_out})
 train_cli_error(unknown_intra_node train_np2 "--intra-node" --data ${train_cli_data} --model mlp:32 --intra-node tcp
   ${train_out})
+train_cli_error(zero_bucket_bytes train_np2 "--bucket-bytes must be at least 4 \\(one float\\), got 0"
+  ${train_small} --mode sync --bucket-bytes 0 ${train_out})
+train_cli_error(bucket_bytes_outside_sync train_np2 "--bucket-bytes applies to --mode sync only"
+  ${train_small} --bucket-bytes 65536 ${train_out})
+train_cli_error(pipeline_in_local_mode no_launcher "--pipeline applies to --mode async only"
+  ${train_small} --mode local --pipeline ${train_out})
+train_cli_error(pipeline_in_sync_mode train_np2 "--pipeline applies to --mode async only"
+  ${train_small} --mode sync --pipeline ${train_out})
+add_test(NAME cli.train.sync_buckets
+  COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --mode sync --bucket-bytes 4096 --quiet
+          --out ${train_cli_dir}/buckets.json)
+set_tests_properties(cli.train.sync_buckets PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+  FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+add_test(NAME cli.train.async_pipeline
+  COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --pipeline --quiet --out ${train_cli_dir}/pipe.json)
+set_tests_properties(cli.train.async_pipeline PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+  FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
 
 # A diverging run (--lr 1e9) ends on every rank within seconds with exit code 2, one error line naming the
 # rank, the step, the loss and what to try, and no results file.
