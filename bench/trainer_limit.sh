@@ -117,22 +117,24 @@ context = {"cpu": first["env"]["cpu"], "onednn_isa": first["env"]["onednn_isa"],
 result = {"format": 1, "benchmark": "trainer_limit", "context": context, "ranks": ranks, "repetitions": repetitions,
           "samples_per_s": {k: spread(v) for k, v in variants.items() if v},
           "test_accuracy": {k: spread(v) for k, v in accuracy.items()}}
+# Each ratio: of the medians, and within each repetition (the runs side by side) its median and range.
+share = (ranks - 1) / ranks  # async has N - 1 workers: its limit is that share of N trainers'
+pairs = {"sync_to_limit": ("sync", "limit", 1.0), "async_to_limit": ("async", "limit", share),
+         "async_pipeline_to_limit": ("async_pipeline", "limit", share),
+         "async_to_local": ("async", "local", ranks - 1), "async_pipeline_to_local": ("async_pipeline", "local", ranks - 1)}
+if variants["step"]:
+    pairs["local_to_step"] = ("local", "step", 1.0)
 m = {k: v["median"] for k, v in result["samples_per_s"].items()}
-result["ratios"] = {
-    "sync_to_limit": m["sync"] / m["limit"],
-    "async_to_limit": m["async"] / (m["limit"] * (ranks - 1) / ranks),
-    "async_pipeline_to_limit": m["async_pipeline"] / (m["limit"] * (ranks - 1) / ranks),
-    "async_to_local": m["async"] / ((ranks - 1) * m["local"]),
-    "async_pipeline_to_local": m["async_pipeline"] / ((ranks - 1) * m["local"]),
-}
-if "step" in m:
-    result["ratios"]["local_to_step"] = m["local"] / m["step"]
+result["ratios"] = {name: m[a] / (f * m[b]) for name, (a, b, f) in pairs.items()}
+result["ratios_per_repetition"] = {
+    name: spread([x / (f * y) for x, y in zip(variants[a], variants[b])]) for name, (a, b, f) in pairs.items()}
 with open(target + ".tmp", "w") as f:
     json.dump(result, f, indent=1)
 os.replace(target + ".tmp", target)
 for k, v in result["samples_per_s"].items():
     print(f"{k:15s} median {v['median']:9.0f} samples/s  ({v['lowest']:.0f} .. {v['highest']:.0f})")
 for k, v in result["ratios"].items():
-    print(f"{k:24s} {v:.3f}")
+    r = result["ratios_per_repetition"][k]
+    print(f"{k:24s} {v:.3f}  (per repetition {r['lowest']:.3f} .. {r['highest']:.3f})")
 EOF
 echo "== wrote $out/trainer_limit.json"

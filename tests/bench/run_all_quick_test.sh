@@ -57,6 +57,8 @@ for name in ("step", "local", "limit", "sync", "async", "async_pipeline"):
     assert 0 < spread["lowest"] <= spread["median"] <= spread["highest"], (name, spread)
 for name in ("sync_to_limit", "async_to_limit", "async_pipeline_to_limit", "async_to_local", "local_to_step"):
     assert limit["ratios"][name] > 0, (name, limit["ratios"])
+    spread = limit["ratios_per_repetition"][name]
+    assert 0 < spread["lowest"] <= spread["median"] <= spread["highest"], (name, spread)
 saturation = json.load(open(os.path.join(out, "server_saturation.json")))
 assert saturation["format"] == 1 and saturation["benchmark"] == "server_saturation"
 assert "compute is emulated" in saturation["note"]
