@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "ps/node_link.hpp"
@@ -26,41 +27,19 @@
 namespace psbench::ps {
 namespace {
 
-constexpr float kRate = 0.5F;  // powers of two keep every value exact in float
+using testing::first_mismatch;
+using testing::initial_parameters;
+using testing::kRate;
+using testing::make_link;
+using testing::Path;
+
 constexpr int kTagTurn = 901;
-
-std::vector<float> initial_parameters(std::size_t parameters) {
-  std::vector<float> values(parameters);
-  for (std::size_t i = 0; i < parameters; ++i) values[i] = 1000.0F + static_cast<float>(i % 4096);
-  return values;
-}
-
-// The first index of actual not exactly initial - shift (actual.size() when none).
-std::size_t first_mismatch(std::span<const float> actual, std::span<const float> initial, float shift) {
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (actual[i] != initial[i] - shift) return i;
-  }
-  return actual.size();
-}
-
-enum class Path { kMessages, kOneNode, kTwoNodes };
 
 struct Case {
   Path path = Path::kMessages;
   bool gradients_in_window = false;  // the worker's gradient is the window's gradient area (the model's, by default)
   const char* name = "";
 };
-
-std::unique_ptr<NodeLink> make_link(Path path, const mpi::Communicator& world, const Topology& topology,
-                                    std::size_t parameters) {
-  switch (path) {
-    case Path::kMessages: return nullptr;
-    case Path::kOneNode: return std::make_unique<NodeLink>(world, world.split_by_node(), topology, parameters);
-    case Path::kTwoNodes:
-      return std::make_unique<NodeLink>(world, world.split(world.rank() % 2, world.rank()), topology, parameters);
-  }
-  return nullptr;
-}
 
 PushHeader step_header(int step, int steps) {
   PushHeader header;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
@@ -22,27 +23,14 @@
 namespace psbench::ps {
 namespace {
 
+using testing::first_mismatch;
+using testing::initial_parameters;
+using testing::kRate;
+using testing::make_link;
+using testing::Path;
+
 constexpr int kStepsPerWorker = 40;
 constexpr int kStepsPerEpoch = 10;
-constexpr float kRate = 0.5F;  // powers of two keep every value exact in float
-
-std::vector<float> initial_parameters(std::size_t parameters) {
-  std::vector<float> values(parameters);
-  for (std::size_t i = 0; i < parameters; ++i) values[i] = 1000.0F + static_cast<float>(i % 4096);
-  return values;
-}
-
-// The index of the first value of actual that is not exactly initial - shift, or actual.size() when none is
-// (one assertion per shard, not one per value: under ASan that was most of this test's minute).
-std::size_t first_mismatch(std::span<const float> actual, std::span<const float> initial, float shift) {
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    if (actual[i] != initial[i] - shift) return i;
-  }
-  return actual.size();
-}
-
-// How workers reach servers in a case.
-enum class Path { kMessages, kOneNode, kTwoNodes };
 
 // A case: the path, whether waits spin, whether the worker's parameters are its reply area.
 struct Case {
@@ -51,18 +39,6 @@ struct Case {
   bool in_place = false;
   const char* name = "";
 };
-
-// The link for a path (none for messages): the real node, or the world split in two by rank parity.
-std::unique_ptr<NodeLink> make_link(Path path, const mpi::Communicator& world, const Topology& topology,
-                                    std::size_t parameters) {
-  switch (path) {
-    case Path::kMessages: return nullptr;
-    case Path::kOneNode: return std::make_unique<NodeLink>(world, world.split_by_node(), topology, parameters);
-    case Path::kTwoNodes:
-      return std::make_unique<NodeLink>(world, world.split(world.rank() % 2, world.rank()), topology, parameters);
-  }
-  return nullptr;
-}
 
 void run_protocol(int servers, std::size_t parameters, const Case& c) {
   const Path path = c.path;
