@@ -39,6 +39,10 @@ void fields(Self& c, Visit&& visit) {
   visit("resume", c.resume);
   visit("bucket_bytes", c.bucket_bytes);
   visit("pipeline", c.pipeline);
+  visit("staleness", c.staleness);
+  visit("eval_every", c.eval_every);
+  visit("target_accuracy", c.target_accuracy);
+  visit("stop_at_target", c.stop_at_target);
 }
 
 /// Visits every member of Environment with its key.

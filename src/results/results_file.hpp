@@ -46,6 +46,11 @@ struct Config {
   // The overlap flags: always written; optional in format 2, whose older files lack them.
   std::optional<std::uint64_t> bucket_bytes;  ///< --bucket-bytes in sync mode (the default when not given), else 0
   std::optional<bool> pipeline;               ///< --pipeline
+  // The consistency and time-to-accuracy flags: always written; optional in format 2, whose older files lack them.
+  std::optional<std::int64_t> staleness;   ///< --staleness in clocks, -1 for unbounded (the default)
+  std::optional<std::int64_t> eval_every;  ///< --eval-every in steps per worker, 0 for none
+  std::optional<double> target_accuracy;   ///< --target-accuracy, 0 for none
+  std::optional<bool> stop_at_target;      ///< --stop-at-target
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };

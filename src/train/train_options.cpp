@@ -44,6 +44,25 @@ void validate_options(const TrainOptions& options, int world_size) {
     throw UserError("--pipeline applies to --mode async only (the push and pull of one step overlap the next), not "
                     "--mode " + std::string(mode_name(options.mode)));
   }
+  if (options.staleness && *options.staleness < 0) {
+    throw UserError("--staleness must be 0 or more clocks, got " + std::to_string(*options.staleness));
+  }
+  if (options.staleness && options.mode != Mode::kAsync) {
+    throw UserError("--staleness applies to --mode async only (a bound on the workers' clocks at the servers), not "
+                    "--mode " + std::string(mode_name(options.mode)));
+  }
+  if (options.eval_every && *options.eval_every <= 0) {
+    throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));
+  }
+  if (options.target_accuracy && !(*options.target_accuracy > 0.0 && *options.target_accuracy <= 1.0)) {
+    throw UserError("--target-accuracy must lie in (0, 1], got " + std::to_string(*options.target_accuracy));
+  }
+  if (options.target_accuracy && !options.eval_every) {
+    throw UserError("--target-accuracy needs --eval-every N: the steps between the test evaluations that time it");
+  }
+  if (options.stop_at_target && !options.target_accuracy) {
+    throw UserError("--stop-at-target needs --target-accuracy A: the test accuracy to stop at");
+  }
   if (options.threads <= 0) throw UserError("--threads must be positive, got " + std::to_string(options.threads));
   if (!(options.stall_timeout >= 0.0) || !std::isfinite(options.stall_timeout)) {
     throw UserError("--stall-timeout must be 0 (off) or a positive number of seconds, got " +
@@ -104,7 +123,11 @@ results::Config options_config(const TrainOptions& options) {
                                           : checkpoint_every_text(options.checkpoint_every.value_or(CheckpointEvery{})),
           options.resume_path,
           options.mode == Mode::kSync ? options.bucket_bytes.value_or(kDefaultBucketBytes) : 0,
-          options.pipeline};
+          options.pipeline,
+          options.staleness.value_or(-1),
+          options.eval_every.value_or(0),
+          options.target_accuracy.value_or(0.0),
+          options.stop_at_target};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -33,6 +33,10 @@ struct TrainOptions {
   int servers = 1;                                  ///< --servers: S server ranks in async mode
   std::optional<std::uint64_t> bucket_bytes;        ///< --bucket-bytes: sync allreduce bucket (kDefaultBucketBytes)
   bool pipeline = false;                            ///< --pipeline: async push/pull overlaps the next step
+  std::optional<int> staleness;                     ///< --staleness s: async bound in clocks (absent: unbounded)
+  std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
+  std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
+  bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
   IntraNode intra_node = IntraNode::kSharedMemory;  ///< --intra-node: path to servers on the same node
   Mode mode = Mode::kAsync;                         ///< --mode
   data::IoMode io = data::IoMode::kSequential;      ///< --io
