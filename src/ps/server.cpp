@@ -60,7 +60,12 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
       chunk_receives_(ring_slots(layout.size(topology.rank)), "a server's chunk receives"),
       chunk_sends_(static_cast<std::size_t>(chunk_count(layout.size(topology.rank))), "a server's chunk sends"),
       shard_begin_(layout.begin(topology.rank)),
-      optimizer_(layout.size(topology.rank), config) {
+      optimizer_(layout.size(topology.rank), config),
+      clocks_(static_cast<std::size_t>(topology.workers()), 0),
+      done_(static_cast<std::size_t>(topology.workers()), 0),
+      held_(static_cast<std::size_t>(topology.workers()), 0),
+      held_arrival_(static_cast<std::size_t>(topology.workers())),
+      held_since_(static_cast<std::size_t>(topology.workers()), 0.0) {
   PSBENCH_CHECK(topology.is_server()) << "rank " << topology.rank << " is not a server";
   PSBENCH_CHECK(initial_parameters.size() == layout.parameters()) << "initial parameters do not match the layout";
   if (link != nullptr) {
@@ -79,6 +84,7 @@ void Server::resume(std::span<const float> velocity, std::span<const std::uint32
 
 ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_epoch) {
   ServerStats stats;
+  stats.held_seconds_by_worker.assign(clocks_.size(), 0.0);
   std::vector<EpochTally> tallies;
   const double serve_start = monotonic_seconds();
   SilenceWatch watch(topology_, serve_start);
@@ -90,21 +96,54 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     stats.idle_seconds += arrived - wait_start;
     const PushHeader header = receive_header(arrival);
     watch.heard(arrival.source, arrived);
+    const auto worker = static_cast<std::size_t>(arrival.source - topology_.servers);
     if (header.kind != PushKind::kGradient) {
       stopping_ = stopping_ || header.kind == PushKind::kAbort;
       watch.finished(arrival.source);
+      done_[worker] = 1;
       ++workers_done;
+      if (bound_ >= 0) {  // a worker done no longer holds anyone back; an abort releases everything
+        release_allowed(stats);
+        stats.service_seconds += monotonic_seconds() - arrived;
+      }
       continue;
     }
+    ++clocks_[worker];
+    note_spread(stats);
+    // Bounded staleness (SSP). The push is applied now; its reply waits while this worker's clock c (counting
+    // this push) is more than bound_ ahead of the slowest worker not done. What that gives the staleness
+    // histogram, per server (each server sees every worker's every push, so each one keeps the bound alone):
+    //   Without --pipeline, worker w's push c+1 carries the version V of the reply to its push c, released at a
+    //   moment when every other worker u had clock >= c - s. Its staleness counts the pushes of the others
+    //   applied from that release to the arrival of push c+1. Meanwhile w's clock is c, so the slowest clock is
+    //   <= c; u's push k needs the reply to its push k - 1, released only once the slowest is >= k - 1 - s, so
+    //   k <= c + s + 1. Hence u makes at most (c + s + 1) - (c - s) = 2s + 1 of them, and
+    //       staleness <= (2s + 1)(W - 1)    (W - 1 at s = 0: bulk-synchronous through the servers).
+    //   It is reached: the others all at c - s when w's reply goes out, then each running up to c + s + 1.
+    //   With --pipeline, push c+1 carries the version of the reply to push c - 1 (released with the others at
+    //   >= c - 1 - s), and w's own push c lands in between as well: at most (2s + 2) of each other worker's and 1
+    //   of its own, staleness <= (2s + 2)(W - 1) + 1 (2W - 1 at s = 0, the unbounded pipeline's round-robin
+    //   figure). The clocks, measured right after each push: max - min <= s + 1 (the pusher's reply is then held
+    //   when it is s + 1 ahead), and a reply goes out only while its worker leads the slowest by <= s.
+    const bool hold = bound_ >= 0 && !stopping_ && clocks_[worker] > min_clock() + static_cast<std::uint64_t>(bound_);
     if (stopping_) {  // take the gradient in and answer kAbortedVersion, so that the worker stops too
-      reply(arrival, stats);
+      reply(arrival, stats, true);
       if (push_observer_) push_observer_(arrival.source, header);
       continue;
     }
     stats.staleness.record(version_ - header.version);
     ++version_;
-    reply(arrival, stats);
+    reply(arrival, stats, !hold);
+    if (hold) {
+      held_[worker] = 1;
+      held_arrival_[worker] = arrival;
+      held_since_[worker] = monotonic_seconds();
+      ++stats.held_replies;
+    } else {
+      stats.max_lead = std::max(stats.max_lead, clocks_[worker] - std::min(min_clock(), clocks_[worker]));
+    }
     ++stats.updates;
+    if (bound_ >= 0) release_allowed(stats);  // this push may have been the slowest worker's
     stats.service_seconds += monotonic_seconds() - arrived;
     tally_step(tallies, header, topology_.workers(), stats, on_epoch);
     if (push_observer_) push_observer_(arrival.source, header);
@@ -114,11 +153,76 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
   return stats;
 }
 
-void Server::reply(const Arrival& arrival, ServerStats& stats) {
+std::uint64_t Server::min_clock() const {
+  std::uint64_t slowest = UINT64_MAX;
+  for (std::size_t w = 0; w < clocks_.size(); ++w) {
+    if (done_[w] == 0) slowest = std::min(slowest, clocks_[w]);
+  }
+  return slowest;
+}
+
+void Server::note_spread(ServerStats& stats) const {
+  std::uint64_t slowest = UINT64_MAX;
+  std::uint64_t fastest = 0;
+  for (std::size_t w = 0; w < clocks_.size(); ++w) {
+    if (done_[w] != 0) continue;
+    slowest = std::min(slowest, clocks_[w]);
+    fastest = std::max(fastest, clocks_[w]);
+  }
+  if (slowest != UINT64_MAX) stats.max_clock_spread = std::max(stats.max_clock_spread, fastest - slowest);
+}
+
+void Server::release_allowed(ServerStats& stats) {
+  const std::uint64_t slowest = min_clock();
+  for (std::size_t w = 0; w < held_.size(); ++w) {
+    if (held_[w] == 0) continue;
+    if (!stopping_ && clocks_[w] > slowest + static_cast<std::uint64_t>(bound_)) continue;
+    if (!stopping_) stats.max_lead = std::max(stats.max_lead, clocks_[w] - std::min(slowest, clocks_[w]));
+    release(w, stats);  // stopping: at any lead, with kAbortedVersion
+  }
+}
+
+void Server::release(std::size_t worker, ServerStats& stats) {
+  const Arrival& arrival = held_arrival_[worker];
+  held_[worker] = 0;
   if (arrival.local == kRemote) {
-    serve_by_messages(arrival.source, stats);
+    const MPI_Comm comm = comm_.native();
+    const PullHeader reply{stopping_ ? kAbortedVersion : version_};
+    PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, arrival.source, kTagPullHeader, comm));
+    for (int c = 0; c < chunk_count(weights_.size()); ++c) {
+      const auto [offset, count] = chunk_span(weights_.size(), c);
+      PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, arrival.source,
+                                 kTagPullData, comm, chunk_sends_.at(static_cast<std::size_t>(c))));
+    }
+    mpi::wait_all(chunk_sends_.all());  // the next update may modify any chunk
   } else {
-    serve_in_shared_memory(arrival.local, stats);
+    const LocalWorker& local = local_[arrival.local];
+    Mailbox& mailbox = *local.mailbox;
+    mailbox.version = stopping_ ? kAbortedVersion : version_;
+    const std::uint64_t published = mailbox.chunks_ready.value.load(std::memory_order_relaxed);
+    const int chunks = chunk_count(weights_.size());
+    for (int c = 0; c < chunks; ++c) {
+      const auto [offset, count] = chunk_span(weights_.size(), c);
+      std::copy_n(weights_.begin() + static_cast<std::ptrdiff_t>(offset), count,
+                  local.parameters + shard_begin_ + offset);
+      const std::uint64_t ready = published + static_cast<std::uint64_t>(c) + 1;
+      if (c + 1 < chunks) {
+        mailbox.chunks_ready.value.store(ready, std::memory_order_release);
+      } else {
+        mpi::publish(mailbox.chunks_ready, ready);  // wakes a sleeping worker
+      }
+    }
+  }
+  const double held = monotonic_seconds() - held_since_[worker];
+  stats.held_seconds += held;
+  stats.held_seconds_by_worker[worker] += held;
+}
+
+void Server::reply(const Arrival& arrival, ServerStats& stats, bool answer) {
+  if (arrival.local == kRemote) {
+    serve_by_messages(arrival.source, stats, answer);
+  } else {
+    serve_in_shared_memory(arrival.local, stats, answer);
   }
 }
 
@@ -190,13 +294,13 @@ Server::Arrival Server::wait_for_push(const SilenceWatch& watch) {
   return arrival;
 }
 
-void Server::serve_by_messages(int source, ServerStats& stats) {
+void Server::serve_by_messages(int source, ServerStats& stats, bool answer) {
   const MPI_Comm comm = comm_.native();
   const int chunks = chunk_count(weights_.size());
   const int slots = static_cast<int>(chunk_receives_.size());
   for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
-  PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
+  if (answer) PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   // The worker's copy of the last reply took the shard's lines to its core: claiming the first ones back
   // while chunk 0 arrives keeps a small shard's update from waiting on them.
   prefetch_for_write(weights_.first(std::min(weights_.size(), kPrefetchValues)));
@@ -209,11 +313,12 @@ void Server::serve_by_messages(int source, ServerStats& stats) {
     if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), ring_gradient, offset);
     stats.apply_seconds += monotonic_seconds() - apply_start;
     if (c + slots < chunks) receive_chunk(source, c + slots);
+    if (!answer) continue;  // a held reply: release() sends the shard as it is then
     PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
                                chunk_sends_.at(static_cast<std::size_t>(c))));
   }
   // The next update may modify any chunk: every send from the weights completes first.
-  mpi::wait_all(chunk_sends_.all());
+  if (answer) mpi::wait_all(chunk_sends_.all());
 }
 
 void Server::receive_chunk(int source, int chunk) {
@@ -244,15 +349,23 @@ void Server::wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t
   }
 }
 
-void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats) {
+void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats, bool answer) {
   const LocalWorker& worker = local_[local];
   Mailbox& mailbox = *worker.mailbox;
   const std::span<const float> gradients(worker.gradients + shard_begin_, weights_.size());
   const std::span<float> copy(worker.parameters + shard_begin_, weights_.size());
-  mailbox.version = stopping_ ? kAbortedVersion : version_;
-  const std::uint64_t published = mailbox.chunks_ready.value.load(std::memory_order_relaxed);  // written only here
   const int chunks = chunk_count(weights_.size());
   const double apply_start = monotonic_seconds();
+  if (!answer) {  // a held reply: only the update now; release() writes the shard as it is then
+    for (int c = 0; c < chunks; ++c) {
+      const auto [offset, count] = chunk_span(weights_.size(), c);
+      optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
+    }
+    stats.apply_seconds += monotonic_seconds() - apply_start;
+    return;
+  }
+  mailbox.version = stopping_ ? kAbortedVersion : version_;
+  const std::uint64_t published = mailbox.chunks_ready.value.load(std::memory_order_relaxed);  // written only here
   for (int c = 0; c < chunks; ++c) {
     const auto [offset, count] = chunk_span(weights_.size(), c);
     const std::span<float> fresh = copy.subspan(offset, count);

@@ -29,6 +29,13 @@ struct ServerStats {
   double idle_seconds = 0.0;     ///< waiting for the next message
   double serve_seconds = 0.0;    ///< whole serve() call
   StalenessHistogram staleness;  ///< staleness of every applied update
+  // Bounded staleness (--staleness, Server::bound_staleness): a worker's clock is its gradient pushes so far.
+  std::uint64_t held_replies = 0;           ///< replies held back by the bound (0 without it)
+  double held_seconds = 0.0;                ///< summed over held replies: from the push's update to the reply
+  std::vector<double> held_seconds_by_worker;  ///< held_seconds per worker index (W entries)
+  std::uint64_t max_clock_spread = 0;  ///< largest (max - min) clock of the workers not done, after each push
+  std::uint64_t max_lead = 0;          ///< largest (own clock - min clock) of a worker when its reply went out (not
+                                       ///< counting the replies an abort released)
 };
 
 /// All workers' totals for one finished epoch, as seen by a server.
@@ -68,6 +75,10 @@ class Server {
   /// Before serve(), resuming from a checkpoint: restores the shard's optimizer velocity (its slice of the
   /// saved vector) and the epoch of each worker's next push.
   void resume(std::span<const float> velocity, std::span<const std::uint32_t> worker_epochs);
+  /// Bounded staleness (SSP, --staleness): the reply to a worker's push that brought its clock (gradient pushes
+  /// so far) to c is held until every worker not done has clock >= c - bound; the push itself is applied at once,
+  /// and the held reply carries the shard as it is when released. Negative: unbounded (the default). Before serve().
+  void bound_staleness(int bound) { bound_ = bound; }
   /// Updates applied so far in this run (the shard's version).
   [[nodiscard]] std::uint64_t version() const { return version_; }
   /// True once a worker has aborted the run: the shard changes no more.
@@ -99,17 +110,26 @@ class Server {
   Arrival wait_for_push(const SilenceWatch& watch);
   /// The header of arrival, received (or read from its mailbox) and checked.
   PushHeader receive_header(const Arrival& arrival);
-  /// Takes arrival's gradient in and answers it, by messages or in shared memory, once earlier replies are out.
-  void reply(const Arrival& arrival, ServerStats& stats);
+  /// Takes arrival's gradient in and (with answer; else the reply is held) answers it, by messages or in shared
+  /// memory, once earlier replies are out.
+  void reply(const Arrival& arrival, ServerStats& stats, bool answer);
   /// Waits for gradient chunk number chunk (in ring slot) from source and checks it holds count values.
   void wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t count);
   /// Starts the receive of gradient chunk number chunk from source into its ring slot.
   void receive_chunk(int source, int chunk);
-  /// Applies a remote worker's gradient chunk by chunk as it arrives and sends each fresh chunk back.
-  void serve_by_messages(int source, ServerStats& stats);
-  /// Applies a local worker's gradient chunk by chunk, writing each fresh chunk into its parameter area
-  /// and publishing it in its mailbox.
-  void serve_in_shared_memory(std::size_t local, ServerStats& stats);
+  /// Applies a remote worker's gradient chunk by chunk as it arrives and (with answer) sends each fresh chunk back.
+  void serve_by_messages(int source, ServerStats& stats, bool answer);
+  /// Applies a local worker's gradient chunk by chunk and (with answer) writes each fresh chunk into its
+  /// parameter area and publishes it in its mailbox.
+  void serve_in_shared_memory(std::size_t local, ServerStats& stats, bool answer);
+  /// Sends a held reply: the shard as it is now, by messages or into the worker's parameter area.
+  void release(std::size_t worker, ServerStats& stats);
+  /// Releases every held reply the bound allows now (all of them once stopping).
+  void release_allowed(ServerStats& stats);
+  /// The smallest clock of the workers not done (UINT64_MAX when every worker is done).
+  [[nodiscard]] std::uint64_t min_clock() const;
+  /// Notes the clocks' spread after a push (ServerStats::max_clock_spread).
+  void note_spread(ServerStats& stats) const;
 
   mpi::Communicator comm_;  // this server's duplicate of world: the protocol's messages only
   Topology topology_;
@@ -130,6 +150,13 @@ class Server {
   bool remote_first_ = false;          // whether the next wait probes for messages before mailboxes
   SgdOptimizer optimizer_;
   std::uint64_t version_ = 0;
+  // Bounded staleness: per worker index (sized at construction; nothing is allocated per step).
+  int bound_ = -1;                     // --staleness s; negative: unbounded
+  std::vector<std::uint64_t> clocks_;  // gradient pushes received
+  std::vector<char> done_;             // sent done or abort: counts as infinitely far ahead
+  std::vector<char> held_;             // its latest push's reply is held
+  std::vector<Arrival> held_arrival_;  // where to send it (source, mailbox)
+  std::vector<double> held_since_;     // when it was held
 };
 
 }  // namespace psbench::ps
