@@ -139,6 +139,16 @@ void fields(Self& s, Visit&& visit) {
   visit("hist", s.hist);
 }
 
+/// Visits every member of ClockStats with its key.
+template <FieldsOf<ClockStats> Self, class Visit>
+void fields(Self& c, Visit&& visit) {
+  visit("held_replies", c.held_replies);
+  visit("held_s", c.held_s);
+  visit("held_s_by_worker", c.held_s_by_worker);
+  visit("max_clock_spread", c.max_clock_spread);
+  visit("max_lead", c.max_lead);
+}
+
 /// Visits every member of ServerEntry with its key.
 template <FieldsOf<ServerEntry> Self, class Visit>
 void fields(Self& s, Visit&& visit) {
@@ -152,6 +162,7 @@ void fields(Self& s, Visit&& visit) {
   visit("serve_s", s.serve_s);
   visit("utilization", s.utilization);
   visit("staleness", s.staleness);
+  visit("clocks", s.clocks);
 }
 
 /// Visits every member of EvaluationEntry with its key.

@@ -26,6 +26,8 @@ void to_json(Json& out, const WorkerEntry& value) { write_fields(out, value); }
 void from_json(const Json& in, WorkerEntry& value) { read_fields(in, value); }
 void to_json(Json& out, const Staleness& value) { write_fields(out, value); }
 void from_json(const Json& in, Staleness& value) { read_fields(in, value); }
+void to_json(Json& out, const ClockStats& value) { write_fields(out, value); }
+void from_json(const Json& in, ClockStats& value) { read_fields(in, value); }
 void to_json(Json& out, const ServerEntry& value) { write_fields(out, value); }
 void from_json(const Json& in, ServerEntry& value) { read_fields(in, value); }
 void to_json(Json& out, const EvaluationEntry& value) { write_fields(out, value); }

@@ -163,6 +163,19 @@ struct Staleness {
   bool operator==(const Staleness&) const = default;
 };
 
+/// What bounded staleness (--staleness) did on one server (`per_rank[].server.clocks`). A worker's clock is its
+/// gradient pushes so far; the reply to a push that brings it more than s clocks ahead of the slowest worker not
+/// done is held. Recorded in every async run (nothing is held without --staleness).
+struct ClockStats {
+  std::uint64_t held_replies = 0;                ///< replies held back by the bound
+  double held_s = 0.0;                           ///< seconds, summed over the held replies
+  std::vector<double> held_s_by_worker;          ///< held_s per worker index (W entries)
+  std::uint64_t max_clock_spread = 0;            ///< largest max - min clock of the workers not done, after a push
+  std::uint64_t max_lead = 0;                    ///< largest lead over the slowest of a worker whose reply went out
+  /// Member-wise equality.
+  bool operator==(const ClockStats&) const = default;
+};
+
 /// `per_rank[].server`.
 struct ServerEntry {
   int shard = 0;                  ///< shard index
@@ -175,6 +188,7 @@ struct ServerEntry {
   double serve_s = 0.0;           ///< the whole serve() call
   double utilization = 0.0;       ///< service_s / serve_s
   Staleness staleness;            ///< this server's staleness
+  std::optional<ClockStats> clocks;  ///< the workers' clocks and held replies (optional in format 2: older files lack it)
   /// Member-wise equality.
   bool operator==(const ServerEntry&) const = default;
 };
@@ -331,6 +345,10 @@ void from_json(const Json& in, WorkerEntry& value);
 void to_json(Json& out, const Staleness& value);
 /// Reads a staleness object.
 void from_json(const Json& in, Staleness& value);
+/// Writes a server's clock statistics.
+void to_json(Json& out, const ClockStats& value);
+/// Reads a server's clock statistics.
+void from_json(const Json& in, ClockStats& value);
 /// Writes a server entry.
 void to_json(Json& out, const ServerEntry& value);
 /// Reads a server entry.

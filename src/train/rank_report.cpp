@@ -49,6 +49,8 @@ results::ServerEntry server_entry(const ServerReport& server) {
   entry.serve_s = stats.serve_seconds;
   entry.utilization = stats.serve_seconds > 0.0 ? stats.service_seconds / stats.serve_seconds : 0.0;
   entry.staleness = staleness_of(stats.staleness);
+  entry.clocks = results::ClockStats{stats.held_replies, stats.held_seconds, stats.held_seconds_by_worker,
+                                     stats.max_clock_spread, stats.max_lead};
   return entry;
 }
 

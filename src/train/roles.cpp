@@ -95,6 +95,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
                     setup.link.get());
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
+  server.bound_staleness(context.options.staleness.value_or(-1));  // --staleness (SSP); absent: unbounded
   server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
   if (setup.resume) resume_server(server, layout, setup);
   ServerCheckpoints checkpoints(context.options, setup, layout, server);
