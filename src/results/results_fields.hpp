@@ -106,6 +106,19 @@ void fields(Self& e, Visit&& visit) {
   visit("started_at", e.started_at);
   visit("finished_at", e.finished_at);
   visit("test_accuracy", e.test_accuracy);
+  visit("evaluation_s", e.evaluation_s);
+}
+
+/// Visits every member of CurvePoint with its key.
+template <FieldsOf<CurvePoint> Self, class Visit>
+void fields(Self& c, Visit&& visit) {
+  visit("time_s", c.time_s);
+  visit("steps", c.steps);
+  visit("samples", c.samples);
+  visit("epoch", c.epoch);
+  visit("loss", c.loss);
+  visit("accuracy", c.accuracy);
+  visit("test_loss", c.test_loss);
 }
 
 /// Visits every member of ExchangeTiming with its key.
@@ -173,6 +186,7 @@ void fields(Self& e, Visit&& visit) {
   visit("samples", e.samples);
   visit("seconds", e.seconds);
   visit("parameter_checksum", e.parameter_checksum);
+  visit("curve", e.curve);
 }
 
 /// Visits every member of RankEntry with its key.
@@ -207,6 +221,7 @@ void fields(Self& t, Visit&& visit) {
   visit("pushes", t.pushes);
   visit("visits", t.visits);
   visit("parameter_checksum", t.parameter_checksum);
+  visit("time_to_target_s", t.time_to_target_s);
 }
 
 /// Visits every member of ServerSummary with its key.
@@ -256,6 +271,7 @@ void fields(Self& f, Visit&& visit) {
   visit("epochs", f.epochs);
   visit("load", f.load);
   visit("resumed_from", f.resumed_from);
+  visit("curve", f.curve);
 }
 
 }  // namespace psbench::results

@@ -24,6 +24,8 @@ void to_json(Json& out, const ExchangeTiming& value) { write_fields(out, value);
 void from_json(const Json& in, ExchangeTiming& value) { read_fields(in, value); }
 void to_json(Json& out, const WorkerEntry& value) { write_fields(out, value); }
 void from_json(const Json& in, WorkerEntry& value) { read_fields(in, value); }
+void to_json(Json& out, const CurvePoint& value) { write_fields(out, value); }
+void from_json(const Json& in, CurvePoint& value) { read_fields(in, value); }
 void to_json(Json& out, const Staleness& value) { write_fields(out, value); }
 void from_json(const Json& in, Staleness& value) { read_fields(in, value); }
 void to_json(Json& out, const ClockStats& value) { write_fields(out, value); }
@@ -34,7 +36,11 @@ void to_json(Json& out, const EvaluationEntry& value) { write_fields(out, value)
 void from_json(const Json& in, EvaluationEntry& value) { read_fields(in, value); }
 void to_json(Json& out, const RankEntry& value) { write_fields(out, value); }
 void from_json(const Json& in, RankEntry& value) { read_fields(in, value); }
-void to_json(Json& out, const TrainSummary& value) { write_fields(out, value); }
+void to_json(Json& out, const TrainSummary& value) {
+  write_fields(out, value);
+  // Documented as "seconds or null": a run with a target it did not reach says so explicitly.
+  if (!value.time_to_target_s) out["time_to_target_s"] = nullptr;
+}
 void from_json(const Json& in, TrainSummary& value) { read_fields(in, value); }
 void to_json(Json& out, const ServerSummary& value) { write_fields(out, value); }
 void from_json(const Json& in, ServerSummary& value) { read_fields(in, value); }

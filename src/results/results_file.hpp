@@ -124,6 +124,7 @@ struct WorkerEpoch {
   double started_at = 0.0;              ///< seconds since the start
   double finished_at = 0.0;             ///< seconds since the start
   std::optional<double> test_accuracy;  ///< local mode only (absent otherwise)
+  std::optional<double> evaluation_s;   ///< --eval-every on the evaluating worker: its evaluations in this epoch
   /// Member-wise equality.
   bool operator==(const WorkerEpoch&) const = default;
 };
@@ -193,6 +194,19 @@ struct ServerEntry {
   bool operator==(const ServerEntry&) const = default;
 };
 
+/// One test evaluation during training (--eval-every), by the evaluating worker (`curve[]`).
+struct CurvePoint {
+  double time_s = 0.0;        ///< training time so far: since the first step, less the evaluations
+  std::uint64_t steps = 0;    ///< the evaluating worker's steps so far
+  std::uint64_t samples = 0;  ///< its samples so far
+  std::uint32_t epoch = 0;    ///< its epoch, from 0
+  double loss = 0.0;          ///< mean training loss of its steps since the previous point
+  double accuracy = 0.0;      ///< test accuracy of its current parameters
+  double test_loss = 0.0;     ///< their mean test cross-entropy
+  /// Member-wise equality.
+  bool operator==(const CurvePoint&) const = default;
+};
+
 /// `per_rank[].evaluation`: the final parameters on the test split (the evaluating worker only).
 struct EvaluationEntry {
   double accuracy = 0.0;           ///< fraction
@@ -200,6 +214,7 @@ struct EvaluationEntry {
   std::int64_t samples = 0;        ///< test samples
   double seconds = 0.0;            ///< loading the test split and evaluating
   std::string parameter_checksum;  ///< FNV-1a of the final parameters, hex
+  std::optional<std::vector<CurvePoint>> curve;  ///< --eval-every: its evaluations during training
   /// Member-wise equality.
   bool operator==(const EvaluationEntry&) const = default;
 };
@@ -236,6 +251,7 @@ struct TrainSummary {
   std::uint64_t pushes = 0;         ///< gradient shards pushed, summed over workers
   Visits visits;                    ///< min and max over workers, exact_epochs the minimum
   std::string parameter_checksum;   ///< FNV-1a of the final parameters, hex
+  std::optional<double> time_to_target_s;  ///< --target-accuracy: curve time it was first reached; null if not
   /// Member-wise equality.
   bool operator==(const TrainSummary&) const = default;
 };
@@ -298,6 +314,7 @@ struct ResultsFile {
   std::vector<EpochSummary> epochs;         ///< one record per epoch
   std::vector<LoadEntry> load;              ///< one entry per worker
   std::optional<ResumedFrom> resumed_from;  ///< the checkpoint this run resumed from, if any
+  std::optional<std::vector<CurvePoint>> curve;  ///< --eval-every: test accuracy during training
   /// Member-wise equality.
   bool operator==(const ResultsFile&) const = default;
 };
@@ -341,6 +358,10 @@ void from_json(const Json& in, ExchangeTiming& value);
 void to_json(Json& out, const WorkerEntry& value);
 /// Reads a worker entry.
 void from_json(const Json& in, WorkerEntry& value);
+/// Writes a curve point.
+void to_json(Json& out, const CurvePoint& value);
+/// Reads a curve point.
+void from_json(const Json& in, CurvePoint& value);
 /// Writes a staleness object.
 void to_json(Json& out, const Staleness& value);
 /// Reads a staleness object.

@@ -22,6 +22,7 @@ results::WorkerEntry worker_entry(const WorkerReport& worker, double origin) {
         tally.epoch, tally.steps, tally.samples, tally.loss_sum, tally.started_at - origin, tally.finished_at - origin,
         std::nullopt};
     if (e < worker.epoch_test_accuracy.size()) epoch.test_accuracy = worker.epoch_test_accuracy[e];
+    if (tally.evaluation_s > 0.0) epoch.evaluation_s = tally.evaluation_s;
     entry.steps += tally.steps;
     entry.epochs.push_back(epoch);
   }
@@ -70,7 +71,8 @@ results::RankEntry rank_entry(int rank, const PhaseSeconds& phases, const std::o
   if (server) entry.server = server_entry(*server);
   if (evaluation) {
     entry.evaluation = results::EvaluationEntry{evaluation->accuracy, evaluation->mean_loss, evaluation->samples,
-                                                evaluation->seconds, ""};
+                                                evaluation->seconds, "", std::nullopt};
+    if (worker && !worker->curve.empty()) entry.evaluation->curve = worker->curve;
   }
   return entry;
 }

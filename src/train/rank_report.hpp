@@ -26,6 +26,7 @@ struct WorkerReport {
   std::optional<Evaluation> final_evaluation;              ///< local only: the last epoch's, of the final parameters
   data::LoadTiming load;                                   ///< what loading its partition cost
   std::optional<ExchangeTotals> exchange;                  ///< its exchange's wall and blocked time (sync, async)
+  std::vector<results::CurvePoint> curve;                  ///< --eval-every: the first worker's test evaluations
   std::optional<std::string> diverged;                     ///< the error line when its own loss was not finite
   std::optional<std::string> stopped;                      ///< the error line when another rank's divergence stopped it
 };

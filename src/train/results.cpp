@@ -62,6 +62,7 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
   std::vector<double> started;
   std::vector<double> finished;
   std::vector<double> loss_sums;
+  std::vector<double> evaluations;  // the evaluating worker's evaluations during the epoch: not training time
   for (const results::RankEntry& entry : per_rank) {
     if (!entry.worker) continue;
     for (const results::WorkerEpoch& tally : entry.worker->epochs) {
@@ -71,6 +72,7 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
         started.resize(e + 1, std::numeric_limits<double>::max());
         finished.resize(e + 1, std::numeric_limits<double>::lowest());
         loss_sums.resize(e + 1, 0.0);
+        evaluations.resize(e + 1, 0.0);
       }
       EpochRecord& record = records[e];
       record.epoch = tally.epoch;
@@ -80,6 +82,7 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
       started[e] = std::min(started[e], tally.started_at);
       finished[e] = std::max(finished[e], tally.finished_at);
       if (tally.test_accuracy) record.test_accuracy = tally.test_accuracy;
+      evaluations[e] = std::max(evaluations[e], tally.evaluation_s.value_or(0.0));
     }
   }
   std::vector<EpochRecord> ran;
@@ -89,12 +92,28 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
     // An epoch starts when the previous one ended, or later when nothing ran in between (local mode's
     // evaluation after each epoch is not training time).
     const double start = e == 0 ? started[0] : std::max(started[e], finished[e - 1]);
-    record.seconds = finished[e] - start;
+    record.seconds = finished[e] - start - evaluations[e];
     record.samples_per_s = record.seconds > 0.0 ? static_cast<double>(record.samples) / record.seconds : 0.0;
     record.mean_loss = record.steps > 0 ? loss_sums[e] / static_cast<double>(record.steps) : 0.0;
     ran.push_back(record);
   }
   return ran;
+}
+
+std::optional<std::vector<results::CurvePoint>> training_curve(const std::vector<results::RankEntry>& per_rank) {
+  for (const results::RankEntry& entry : per_rank) {
+    if (entry.evaluation && entry.evaluation->curve) return entry.evaluation->curve;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> time_to_target(const std::optional<std::vector<results::CurvePoint>>& curve,
+                                     std::optional<double> target) {
+  if (!curve || !target) return std::nullopt;
+  for (const results::CurvePoint& point : *curve) {
+    if (point.accuracy >= *target) return point.time_s;
+  }
+  return std::nullopt;
 }
 
 Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank) {
@@ -164,6 +183,8 @@ results::ResultsFile assemble_results(const RunFacts& facts, std::vector<results
   for (const EpochRecord& record : epochs) file.epochs.push_back(epoch_summary(record));
   file.load = load_entries(per_rank);
   file.resumed_from = facts.resumed_from;
+  file.curve = training_curve(per_rank);
+  file.train.time_to_target_s = time_to_target(file.curve, facts.options.target_accuracy);
   file.per_rank = std::move(per_rank);
   return file;
 }

@@ -31,6 +31,11 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
 
 /// The evaluation of the final parameters, from the per_rank entry that carries it.
 Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank);
+/// The evaluating worker's test evaluations during training (--eval-every), if any.
+std::optional<std::vector<results::CurvePoint>> training_curve(const std::vector<results::RankEntry>& per_rank);
+/// The curve time of the first point at or above target; none without a target or a point that reached it.
+std::optional<double> time_to_target(const std::optional<std::vector<results::CurvePoint>>& curve,
+                                     std::optional<double> target);
 
 /// All servers together: updates summed, staleness histograms merged by adding counts.
 results::ServerSummary server_summary(const std::vector<results::RankEntry>& per_rank);

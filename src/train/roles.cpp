@@ -11,6 +11,7 @@
 #include "train/fault_injection.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train/run_health.hpp"
+#include "train/training_evaluation.hpp"
 #include "train/worker_trainer.hpp"
 
 namespace psbench::train {
@@ -51,8 +52,10 @@ EpochRecord record_from(std::uint32_t epoch, std::uint64_t samples, std::uint64_
 EpochRecord sync_epoch_record(const RunSetup& setup, const EpochTally& tally) {
   std::array<double, 3> totals{static_cast<double>(tally.samples), static_cast<double>(tally.steps), tally.loss_sum};
   setup.workers.allreduce(std::span<double>(totals), mpi::ReduceOp::kSum);
+  // The first worker's evaluations (--eval-every) held every worker at their allreduce: not training time.
   const double seconds = setup.workers.allreduce(tally.finished_at, mpi::ReduceOp::kMax) -
-                         setup.workers.allreduce(tally.started_at, mpi::ReduceOp::kMin);
+                         setup.workers.allreduce(tally.started_at, mpi::ReduceOp::kMin) -
+                         setup.workers.allreduce(tally.evaluation_s, mpi::ReduceOp::kMax);
   return record_from(tally.epoch, static_cast<std::uint64_t>(totals[0]), static_cast<std::uint64_t>(totals[1]),
                      totals[2], seconds);
 }
@@ -151,6 +154,13 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   settings.threads = options.threads;
   settings.warmup_steps = options.warmup_steps;
   WorkerTrainer trainer(samples, *setup.model, *exchange, settings, context.timer, context.trace);
+  std::optional<TrainingEvaluation> during;  // --eval-every: the first worker evaluates, every worker may stop
+  if (options.eval_every) {
+    const bool first = setup.topology.worker_index() == 0;
+    during.emplace(options, setup.workers, first ? setup.model.get() : nullptr,
+                   first && setup.test ? &*setup.test : nullptr, setup.facts.input);
+    trainer.evaluate_during_training(*during);
+  }
   const std::uint32_t first_epoch = resume_worker(setup, trainer, *exchange);
   const auto epochs = static_cast<std::uint32_t>(options.epochs);
   std::optional<ReplicaCheckpoints> checkpoints;  // sync and local: the first worker writes them alone
@@ -168,8 +178,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
     const EpochTally tally = trainer.run_epoch(epoch, observer);
     if (trainer.stop()) break;  // every rank learns of it, and no epoch record is made
     report.epochs.push_back(tally);
-    EpochRecord record =
-        record_from(epoch, tally.samples, tally.steps, tally.loss_sum, tally.finished_at - tally.started_at);
+    EpochRecord record = record_from(epoch, tally.samples, tally.steps, tally.loss_sum,
+                                     tally.finished_at - tally.started_at - tally.evaluation_s);
     if (options.mode == Mode::kSync) record = sync_epoch_record(setup, tally);
     if (options.mode == Mode::kLocal) {
       const double start = monotonic_seconds();
@@ -183,12 +193,17 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
       context.live_epochs.push_back(record);
       context.console.epoch_line(record, epochs);
     }
+    if (trainer.stopped_at_target()) break;  // every worker stops at the target together (TrainingEvaluation)
   }
   if (const std::optional<StopPoint>& stop = trainer.stop()) {
     const std::string line = stop_message(*stop, context.world.rank(), report.index, options);
     (stop->own_loss ? report.diverged : report.stopped) = line;
   }
   if (!trainer.stop() || !trainer.stop()->own_loss) exchange->finish();  // abort() already told the servers
+  if (during) {  // after the servers heard done: a worker waiting here must not hold back anyone's clock
+    during->finish();
+    report.curve = during->curve();
+  }
   if (checkpoints && !options.checkpoint_path.empty())
     context.console.line(checkpoint_line(options, checkpoints->tally()));
   report.visits = trainer.visits();

@@ -94,7 +94,10 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
       setup.model = std::make_unique<nn::Model>(options.model_spec, setup.facts.input, setup.facts.num_classes,
                                                 options.batch, options.seed, options.threads, gradient_storage);
     }
-    if (options.mode == Mode::kLocal) setup.test = data::load_split(options.data_path, "test");
+    // Local mode evaluates after every epoch, and the first worker with --eval-every during training.
+    if (options.mode == Mode::kLocal || (options.eval_every && setup.topology.worker_index() == 0)) {
+      setup.test = data::load_split(options.data_path, "test");
+    }
   });
 
   setup.resume = share_resume(world, options, setup, first_worker);

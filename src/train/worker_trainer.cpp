@@ -34,6 +34,8 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   EpochTally tally;
   tally.epoch = epoch;
   tally.started_at = monotonic_seconds();
+  if (training_started_ < 0.0) training_started_ = tally.started_at;
+  const double evaluated_before = evaluation_ != nullptr ? evaluation_->evaluation_s() : 0.0;
   order_.shuffle(epoch);
   const auto batch = static_cast<std::size_t>(settings_.batch);
   const std::size_t steps = exchange_.steps_per_epoch(own_steps_);
@@ -45,6 +47,7 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     if (step >= own_steps_) {
       if (!step_without_batch(parameters, info)) break;
       if (observer) observer(info, steps);
+      if (evaluate_after_step(info)) break;
       continue;
     }
     const double compute_start = monotonic_seconds();
@@ -85,8 +88,10 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     tally.samples += indices.size();
     tally.loss_sum += info.loss;
     if (observer) observer(info, steps);
+    if (evaluate_after_step(info)) break;
   }
   tally.finished_at = monotonic_seconds();
+  if (evaluation_ != nullptr) tally.evaluation_s = evaluation_->evaluation_s() - evaluated_before;
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
@@ -112,6 +117,15 @@ bool WorkerTrainer::step_without_batch(std::span<float> parameters, const StepIn
   if (!exchange_.stopped()) return true;
   stop_ = StopPoint{info.epoch, steps_done_, 0.0F, false};
   return false;
+}
+
+// --eval-every: counts the step and lets the evaluation run; true when --stop-at-target ends training here.
+bool WorkerTrainer::evaluate_after_step(const StepInfo& info) {
+  if (evaluation_ == nullptr) return false;
+  ++steps_taken_;
+  const double training_s = monotonic_seconds() - training_started_ - evaluation_->evaluation_s();
+  stopped_at_target_ = evaluation_->after_step(steps_taken_, info.epoch, info.loss, info.samples, training_s);
+  return stopped_at_target_;
 }
 
 // A remainder batch of t samples weighs t/b, and the k-th warm-up step k/warmup_steps.

@@ -14,6 +14,7 @@
 #include "train/epoch_order.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train/trace_recorder.hpp"
+#include "train/training_evaluation.hpp"
 
 namespace psbench::train {
 
@@ -25,6 +26,7 @@ struct EpochTally {
   double loss_sum = 0.0;      ///< sum of the steps' mean losses
   double started_at = 0.0;    ///< monotonic seconds at the epoch's start
   double finished_at = 0.0;   ///< monotonic seconds at the epoch's end
+  double evaluation_s = 0.0;  ///< test evaluations during the epoch (--eval-every), not training time
 };
 
 /// How often each local sample was visited, checked after every epoch.
@@ -79,6 +81,11 @@ class WorkerTrainer {
   /// step, the earlier epochs' and its first step batches count as visited (the interrupted run trained
   /// them) and so do their steps for the warm-up.
   void resume_at(std::uint32_t epoch, std::size_t step);
+  /// Evaluates during training (--eval-every) through evaluation, which outlives this trainer; before the
+  /// first run_epoch.
+  void evaluate_during_training(TrainingEvaluation& evaluation) { evaluation_ = &evaluation; }
+  /// True once --stop-at-target ended training (no more epochs may run).
+  [[nodiscard]] bool stopped_at_target() const { return stopped_at_target_; }
   /// Where training stopped early (no more epochs may run), if it did.
   [[nodiscard]] const std::optional<StopPoint>& stop() const { return stop_; }
   /// The visit counts' check so far.
@@ -86,6 +93,7 @@ class WorkerTrainer {
 
  private:
   bool step_without_batch(std::span<float> parameters, const StepInfo& info);
+  bool evaluate_after_step(const StepInfo& info);
   [[nodiscard]] float gradient_weight(std::size_t samples) const;
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
@@ -104,6 +112,10 @@ class WorkerTrainer {
   VisitCheck visit_check_;
   std::optional<StopPoint> stop_;
   std::size_t first_step_ = 0;  // where the next epoch starts (non-zero only when resumed mid-epoch)
+  TrainingEvaluation* evaluation_ = nullptr;
+  std::uint64_t steps_taken_ = 0;  // every step of this run, with or without a batch (the evaluations' clock)
+  double training_started_ = -1.0;
+  bool stopped_at_target_ = false;
 };
 
 }  // namespace psbench::train

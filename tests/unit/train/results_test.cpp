@@ -121,6 +121,35 @@ TEST(Results, EpochsAndTrainingThroughputComeFromTheWorkers) {
   EXPECT_EQ(results["load"][1]["rank"], 3);
 }
 
+// --eval-every: the evaluating worker's evaluations during an epoch are not training time, the curve reaches
+// the top level, and the time to the target is the first point at or above it.
+TEST(Results, EvaluationsDuringTrainingAreNotTrainingTime) {
+  PhaseSeconds phases{};
+  WorkerReport worker = worker_report(0, 50, 0.0);
+  worker.epochs[0].evaluation_s = 2.5;  // epoch 0 ran from 10 to 20 with 2.5 s of evaluations
+  worker.curve = {results::CurvePoint{1.0, 2, 100, 0, 1.5, 0.60, 1.1}, results::CurvePoint{3.0, 4, 200, 0, 1.0, 0.84, 0.6},
+                  results::CurvePoint{5.0, 6, 300, 1, 0.8, 0.86, 0.5}};
+  auto evaluator = rank_entry(0, phases, worker, std::nullopt, Evaluation{0.86, 0.5, 100, 1.0}, 0.0);
+  ASSERT_TRUE(evaluator.evaluation->curve.has_value());
+  RunFacts facts;
+  facts.options.eval_every = 2;
+  facts.options.target_accuracy = 0.85;
+  nlohmann::json document;
+  to_json(document, assemble_results(facts, {evaluator}, results::Environment{}));
+  EXPECT_DOUBLE_EQ(document["epochs"][0]["seconds"].get<double>(), 7.5);  // 20 - 10 - 2.5
+  EXPECT_DOUBLE_EQ(document["train"]["training_s"].get<double>(), 17.5);  // 7.5 + 10
+  EXPECT_DOUBLE_EQ(document["per_rank"][0]["worker"]["epochs"][0]["evaluation_s"].get<double>(), 2.5);
+  ASSERT_EQ(document["curve"].size(), 3U);
+  EXPECT_DOUBLE_EQ(document["curve"][1]["accuracy"].get<double>(), 0.84);
+  EXPECT_DOUBLE_EQ(document["train"]["time_to_target_s"].get<double>(), 5.0);
+  // Not reached, or no target: null.
+  facts.options.target_accuracy = 0.9;
+  to_json(document, assemble_results(facts, {evaluator}, results::Environment{}));
+  EXPECT_TRUE(document["train"]["time_to_target_s"].is_null());
+  EXPECT_FALSE(time_to_target(std::nullopt, 0.5).has_value());
+  EXPECT_FALSE(time_to_target(std::vector<results::CurvePoint>{}, 0.5).has_value());
+}
+
 TEST(Results, ChecksumIsStableAndSensitiveToEveryBit) {
   const std::vector<float> a{1.0F, 2.0F, 3.0F};
   std::vector<float> b = a;
