@@ -9,6 +9,7 @@ namespace psbench::ps {
 namespace {
 
 std::atomic<double> g_stall_timeout{kDefaultStallTimeoutSeconds};
+std::atomic<bool> g_replies_may_be_held{false};
 
 std::string seconds_text(double seconds) {
   char text[32];
@@ -27,6 +28,10 @@ std::string timeout_flag() {
 void set_stall_timeout(double seconds) { g_stall_timeout.store(seconds > 0.0 ? seconds : 0.0); }
 
 double stall_timeout() { return g_stall_timeout.load(); }
+
+void set_replies_may_be_held(bool held) { g_replies_may_be_held.store(held); }
+
+double reply_timeout() { return g_replies_may_be_held.load() ? 2.0 * stall_timeout() : stall_timeout(); }
 
 SilenceWatch::SilenceWatch(const Topology& topology, double now)
     : topology_(topology),

@@ -18,6 +18,14 @@ void set_stall_timeout(double seconds);
 /// The stall timeout in force, in seconds (0: off).
 [[nodiscard]] double stall_timeout();
 
+/// Sets, for this process, whether a server may hold this worker's replies back (--staleness): a held reply
+/// waits for the slowest worker, whom the server's watch judges, so the worker's own watch then waits twice the
+/// stall timeout before it blames the server (and a lost worker is named by the server, not its peers).
+void set_replies_may_be_held(bool held);
+/// How long a worker waits for a server's reply before ending the job (seconds; 0: off): the stall timeout, or
+/// twice it where replies may be held.
+[[nodiscard]] double reply_timeout();
+
 /// How many polls of a wait pass between two looks at the clock.
 inline constexpr int kPollsPerStallCheck = 16;
 

@@ -122,7 +122,7 @@ void WorkerClient::release_gradients(PhaseTimer& timer) {
   if (!in_flight_ || !gradients_held_) return;
   const double start = monotonic_seconds();
   if (window_held_) wait_for_local_writes(start);
-  const double timeout = stall_timeout();
+  const double timeout = reply_timeout();
   int polls = 0;
   mpi::wait_with_backoff([&] {
     (void)test_messages();
@@ -236,7 +236,7 @@ void WorkerClient::progress() {
 }
 
 void WorkerClient::wait_for_local_writes(double start) {
-  const double timeout = stall_timeout();
+  const double timeout = reply_timeout();
   const auto watch = [&] {
     const double waited = monotonic_seconds() - start;
     if (timeout > 0.0 && waited >= timeout) report_silent_server(waited);
@@ -262,7 +262,7 @@ double WorkerClient::wait_for_replies(std::span<float> parameters, double start)
   if (all_local_) return wait_for_local_replies(parameters, start);
   // One loop for everything: local replies are copied out as they are published while the messages of
   // remote servers are in flight.
-  const double timeout = stall_timeout();
+  const double timeout = reply_timeout();
   int polls = 0;
   mpi::wait_with_backoff([&] {
     bool copied = true;
@@ -330,7 +330,7 @@ double WorkerClient::wait_for_local_replies(std::span<float> parameters, double 
   // No message is in flight: each server's reply is awaited in turn (sleeping in the kernel where the
   // ranks outnumber the cores), and the watch still ends a wait on a silent server.
   const double pushed = monotonic_seconds();
-  const double timeout = stall_timeout();
+  const double timeout = reply_timeout();
   const auto watch = [&] {
     const double waited = monotonic_seconds() - start;
     if (timeout > 0.0 && waited >= timeout) report_silent_server(waited);

@@ -144,6 +144,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   const TrainOptions& options = context.options;
   const data::Samples& samples = setup.loaded->samples;
   const std::size_t own_steps = steps_per_epoch(samples.count(), static_cast<std::size_t>(options.batch));
+  // --staleness: a server may hold this worker's replies behind a slower worker, whom the server watches.
+  ps::set_replies_may_be_held(options.mode == Mode::kAsync && options.staleness.has_value());
   const std::unique_ptr<GradientExchange> exchange =
       with_faults(make_exchange(context, setup, own_steps), options.fault, options.straggler, context.world.rank());
   WorkerSettings settings;
