@@ -65,6 +65,18 @@ train_cli_error(pipeline_in_local_mode no_launcher "--pipeline applies to --mode
   ${train_small} --mode local --pipeline ${train_out})
 train_cli_error(pipeline_in_sync_mode train_np2 "--pipeline applies to --mode async only"
   ${train_small} --mode sync --pipeline ${train_out})
+train_cli_error(negative_staleness train_np2 "--staleness must be 0 or more clocks, got -1"
+  ${train_small} --staleness -1 ${train_out})
+train_cli_error(staleness_in_sync_mode train_np2 "--staleness applies to --mode async only"
+  ${train_small} --mode sync --staleness 2 ${train_out})
+train_cli_error(zero_eval_every train_np2 "--eval-every must be a positive number of steps, got 0"
+  ${train_small} --eval-every 0 ${train_out})
+train_cli_error(target_above_one train_np2 "--target-accuracy must lie in \\(0, 1\\], got 1.5"
+  ${train_small} --eval-every 10 --target-accuracy 1.5 ${train_out})
+train_cli_error(target_without_eval_every train_np2 "--target-accuracy needs --eval-every N"
+  ${train_small} --target-accuracy 0.8 ${train_out})
+train_cli_error(stop_without_target no_launcher "--stop-at-target needs --target-accuracy A"
+  ${train_small} --mode local --eval-every 10 --stop-at-target ${train_out})
 add_test(NAME cli.train.sync_buckets
   COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --mode sync --bucket-bytes 4096 --quiet
           --out ${train_cli_dir}/buckets.json)

@@ -1,0 +1,107 @@
+// Time to accuracy (--eval-every, --target-accuracy, --stop-at-target) in every mode: the first worker's test
+// evaluations form the curve at every N-th step, their time is left out of the training time, the time to
+// the target is the first point that reached it, and with --stop-at-target every worker stops there.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "train_fixture.hpp"
+
+namespace psbench::train::testing {
+namespace {
+
+constexpr int kEvery = 10;
+constexpr double kTarget = 0.6;  // mlp:32 passes it in its first epoch on the subset (the bar is 0.70 after 3)
+
+TrainOptions timed_run(Mode mode, const std::string& name, bool stop) {
+  TrainOptions options = small_run(mode, name);
+  options.eval_every = kEvery;
+  options.target_accuracy = kTarget;
+  options.stop_at_target = stop;
+  return options;
+}
+
+// Checks, on rank 0, what every mode's results must hold; returns the curve.
+nlohmann::json expect_sound_curve(const nlohmann::json& results, bool lockstep) {
+  const auto& curve = results.at("curve");
+  EXPECT_FALSE(curve.empty());
+  double previous = 0.0;
+  for (const auto& point : curve) {
+    if (lockstep) EXPECT_EQ(point.at("steps").get<std::uint64_t>() % kEvery, 0U) << point;
+    EXPECT_GT(point.at("time_s").get<double>(), previous) << point;
+    previous = point.at("time_s").get<double>();
+    EXPECT_GE(point.at("accuracy").get<double>(), 0.0);
+    EXPECT_LE(point.at("accuracy").get<double>(), 1.0);
+  }
+  // The time to the target is the first point at or above it.
+  double first = -1.0;
+  for (const auto& point : curve) {
+    if (point.at("accuracy").get<double>() >= kTarget) {
+      first = point.at("time_s").get<double>();
+      break;
+    }
+  }
+  EXPECT_GE(first, 0.0) << "the target was never reached";
+  EXPECT_DOUBLE_EQ(results.at("train").at("time_to_target_s").get<double>(), first);
+  // Evaluations are not training time: each epoch's seconds leave out the evaluating worker's evaluations,
+  // and the training time is the epochs' sum.
+  double evaluations = 0.0;
+  for (const auto& rank : results.at("per_rank")) {
+    if (!rank.contains("worker")) continue;
+    for (const auto& epoch : rank.at("worker").at("epochs")) evaluations += epoch.value("evaluation_s", 0.0);
+  }
+  EXPECT_GT(evaluations, 0.0);
+  double seconds = 0.0;
+  for (const auto& epoch : results.at("epochs")) seconds += epoch.at("seconds").get<double>();
+  EXPECT_NEAR(results.at("train").at("training_s").get<double>(), seconds, 1e-9);
+  return curve;
+}
+
+TEST(TimeToAccuracy, LocalEvaluatesEveryNStepsAndStopsAtTheTarget) {
+  const auto world = mpi::Communicator::world();
+  const auto alone = first_ranks(world, 1);
+  if (world.rank() != 0) return;
+  const TrainOutcome full = run_training(alone, timed_run(Mode::kLocal, "tta_local_full", false));
+  const auto& curve = expect_sound_curve(full.results, true);
+  const auto steps = full.results.at("train").at("steps").get<std::uint64_t>();
+  EXPECT_EQ(curve.size(), steps / kEvery);  // every N-th step of the whole run
+  const TrainOutcome stopped = run_training(alone, timed_run(Mode::kLocal, "tta_local_stop", true));
+  const auto& stopped_curve = expect_sound_curve(stopped.results, true);
+  // It stopped at the first point at the target: the run's last step is that point's.
+  EXPECT_GE(stopped_curve.back().at("accuracy").get<double>(), kTarget);
+  EXPECT_EQ(stopped.results.at("train").at("steps"), stopped_curve.back().at("steps"));
+  EXPECT_LT(stopped.results.at("train").at("steps").get<std::uint64_t>(), steps);
+}
+
+TEST(TimeToAccuracy, SyncWorkersStopAtTheSameStep) {
+  const auto world = mpi::Communicator::world();
+  const TrainOutcome outcome = run_training(world, timed_run(Mode::kSync, "tta_sync", true));
+  if (world.rank() != 0) return;
+  const auto& curve = expect_sound_curve(outcome.results, true);
+  EXPECT_GE(curve.back().at("accuracy").get<double>(), kTarget);
+  // Every worker took the same steps (a worker out of batches joins with zeros): none ran past the stop.
+  const auto last = curve.back().at("steps").get<std::uint64_t>();
+  for (const auto& rank : outcome.results.at("per_rank")) {
+    EXPECT_LE(rank.at("worker").at("steps").get<std::uint64_t>(), last) << rank.at("rank");
+  }
+}
+
+TEST(TimeToAccuracy, AsyncWorkersStopSoonAfterTheFirst) {
+  const auto world = mpi::Communicator::world();
+  if (world.size() < 2) GTEST_SKIP() << "async needs a server and a worker";
+  const TrainOptions options = timed_run(Mode::kAsync, "tta_async", true);
+  const TrainOutcome outcome = run_training(world, options);
+  if (world.rank() != 0) return;
+  const auto& curve = expect_sound_curve(outcome.results, false);
+  EXPECT_GE(curve.back().at("accuracy").get<double>(), kTarget);
+  // The run ended before its epochs did: every worker stopped early.
+  const auto workers = outcome.results.at("env").at("workers").get<std::uint64_t>();
+  const auto full_steps = static_cast<std::uint64_t>(kEpochs) * ((kSubsetSamples / workers + kBatch) / kBatch);
+  for (const auto& rank : outcome.results.at("per_rank")) {
+    if (!rank.contains("worker")) continue;
+    EXPECT_LT(rank.at("worker").at("steps").get<std::uint64_t>(), full_steps) << rank.at("rank");
+  }
+}
+
+}  // namespace
+}  // namespace psbench::train::testing
