@@ -36,20 +36,21 @@ void add_train_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--bucket-bytes", options->bucket_bytes,
                       "sync mode: bytes of gradient per allreduce bucket, started as the backward pass produces it "
-                      "(default " + std::to_string(train::kDefaultBucketBytes) + ")");
+                      "(default " +
+                          std::to_string(train::kDefaultBucketBytes) + ")");
   command->add_flag("--pipeline", options->pipeline,
                     "async mode: compute the next step while this step's push and pull are in flight "
                     "(CNTK's UsePipeline; adds up to one step of staleness)");
-  command->add_option("--staleness", options->staleness,
-                      "async mode: bounded staleness (SSP): a worker runs at most S clocks (steps) ahead of the slowest "
-                      "(0: bulk-synchronous through the servers; default unbounded)");
+  command->add_option(
+      "--staleness", options->staleness,
+      "async mode: bounded staleness (SSP): a worker runs at most S clocks (steps) ahead of the slowest "
+      "(0: bulk-synchronous through the servers; default unbounded)");
   command->add_option("--eval-every", options->eval_every,
                       "evaluate on the test split every N steps of the first worker (timed apart from training)");
   command->add_option("--target-accuracy", options->target_accuracy,
                       "record the training time at which the test accuracy first reaches A, in (0, 1] (needs "
                       "--eval-every)");
-  command->add_flag("--stop-at-target", options->stop_at_target,
-                    "stop every rank once --target-accuracy is reached");
+  command->add_flag("--stop-at-target", options->stop_at_target, "stop every rank once --target-accuracy is reached");
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
   command

@@ -30,12 +30,12 @@ struct ServerStats {
   double serve_seconds = 0.0;    ///< whole serve() call
   StalenessHistogram staleness;  ///< staleness of every applied update
   // Bounded staleness (--staleness, Server::bound_staleness): a worker's clock is its gradient pushes so far.
-  std::uint64_t held_replies = 0;           ///< replies held back by the bound (0 without it)
-  double held_seconds = 0.0;                ///< summed over held replies: from the push's update to the reply
+  std::uint64_t held_replies = 0;              ///< replies held back by the bound (0 without it)
+  double held_seconds = 0.0;                   ///< summed over held replies: from the push's update to the reply
   std::vector<double> held_seconds_by_worker;  ///< held_seconds per worker index (W entries)
-  std::uint64_t max_clock_spread = 0;  ///< largest (max - min) clock of the workers not done, after each push
-  std::uint64_t max_lead = 0;          ///< largest (own clock - min clock) of a worker when its reply went out (not
-                                       ///< counting the replies an abort released)
+  std::uint64_t max_clock_spread = 0;          ///< largest (max - min) clock of the workers not done, after each push
+  std::uint64_t max_lead = 0;  ///< largest (own clock - min clock) of a worker when its reply went out (not
+                               ///< counting the replies an abort released)
 };
 
 /// All workers' totals for one finished epoch, as seen by a server.

@@ -143,7 +143,6 @@ void fields(Self& w, Visit&& visit) {
   visit("exchange", w.exchange);
 }
 
-
 /// Visits every member of Staleness with its key.
 template <FieldsOf<Staleness> Self, class Visit>
 void fields(Self& s, Visit&& visit) {

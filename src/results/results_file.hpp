@@ -142,14 +142,14 @@ struct ExchangeTiming {
 
 /// `per_rank[].worker`.
 struct WorkerEntry {
-  int index = 0;                    ///< worker index in [0, W)
-  std::uint64_t samples = 0;        ///< samples in its partition
-  std::uint64_t first_index = 0;    ///< index in the split of its first sample
-  std::uint64_t steps = 0;          ///< steps over all epochs
-  std::uint64_t pushes = 0;         ///< gradient shards pushed
-  Visits visits;                    ///< visit counts' check
-  std::vector<WorkerEpoch> epochs;  ///< per-epoch tallies
-  LoadTiming load;                  ///< loading its partition
+  int index = 0;                           ///< worker index in [0, W)
+  std::uint64_t samples = 0;               ///< samples in its partition
+  std::uint64_t first_index = 0;           ///< index in the split of its first sample
+  std::uint64_t steps = 0;                 ///< steps over all epochs
+  std::uint64_t pushes = 0;                ///< gradient shards pushed
+  Visits visits;                           ///< visit counts' check
+  std::vector<WorkerEpoch> epochs;         ///< per-epoch tallies
+  LoadTiming load;                         ///< loading its partition
   std::optional<ExchangeTiming> exchange;  ///< sync and async workers (optional in format 2: older files lack it)
   /// Member-wise equality.
   bool operator==(const WorkerEntry&) const = default;
@@ -168,11 +168,11 @@ struct Staleness {
 /// gradient pushes so far; the reply to a push that brings it more than s clocks ahead of the slowest worker not
 /// done is held. Recorded in every async run (nothing is held without --staleness).
 struct ClockStats {
-  std::uint64_t held_replies = 0;                ///< replies held back by the bound
-  double held_s = 0.0;                           ///< seconds, summed over the held replies
-  std::vector<double> held_s_by_worker;          ///< held_s per worker index (W entries)
-  std::uint64_t max_clock_spread = 0;            ///< largest max - min clock of the workers not done, after a push
-  std::uint64_t max_lead = 0;                    ///< largest lead over the slowest of a worker whose reply went out
+  std::uint64_t held_replies = 0;        ///< replies held back by the bound
+  double held_s = 0.0;                   ///< seconds, summed over the held replies
+  std::vector<double> held_s_by_worker;  ///< held_s per worker index (W entries)
+  std::uint64_t max_clock_spread = 0;    ///< largest max - min clock of the workers not done, after a push
+  std::uint64_t max_lead = 0;            ///< largest lead over the slowest of a worker whose reply went out
   /// Member-wise equality.
   bool operator==(const ClockStats&) const = default;
 };
@@ -189,7 +189,8 @@ struct ServerEntry {
   double serve_s = 0.0;           ///< the whole serve() call
   double utilization = 0.0;       ///< service_s / serve_s
   Staleness staleness;            ///< this server's staleness
-  std::optional<ClockStats> clocks;  ///< the workers' clocks and held replies (optional in format 2: older files lack it)
+  std::optional<ClockStats>
+      clocks;  ///< the workers' clocks and held replies (optional in format 2: older files lack it)
   /// Member-wise equality.
   bool operator==(const ServerEntry&) const = default;
 };
@@ -209,11 +210,11 @@ struct CurvePoint {
 
 /// `per_rank[].evaluation`: the final parameters on the test split (the evaluating worker only).
 struct EvaluationEntry {
-  double accuracy = 0.0;           ///< fraction
-  double mean_loss = 0.0;          ///< nats
-  std::int64_t samples = 0;        ///< test samples
-  double seconds = 0.0;            ///< loading the test split and evaluating
-  std::string parameter_checksum;  ///< FNV-1a of the final parameters, hex
+  double accuracy = 0.0;                         ///< fraction
+  double mean_loss = 0.0;                        ///< nats
+  std::int64_t samples = 0;                      ///< test samples
+  double seconds = 0.0;                          ///< loading the test split and evaluating
+  std::string parameter_checksum;                ///< FNV-1a of the final parameters, hex
   std::optional<std::vector<CurvePoint>> curve;  ///< --eval-every: its evaluations during training
   /// Member-wise equality.
   bool operator==(const EvaluationEntry&) const = default;
@@ -237,20 +238,20 @@ struct RankEntry {
 
 /// `train`: the run's training totals.
 struct TrainSummary {
-  int epochs = 0;                   ///< epochs run
-  std::uint64_t steps = 0;          ///< steps summed over workers
-  std::uint64_t samples = 0;        ///< samples summed over workers and epochs
-  double samples_per_s = 0.0;       ///< samples / training_s
-  double training_s = 0.0;          ///< sum of the epochs' seconds
-  double final_loss = 0.0;          ///< mean training loss of the last epoch
-  double test_accuracy = 0.0;       ///< final parameters on the test split
-  double test_loss = 0.0;           ///< mean cross-entropy on the test split
-  std::int64_t test_samples = 0;    ///< test samples evaluated
-  double evaluation_s = 0.0;        ///< loading the test split and evaluating
-  std::uint64_t total_samples = 0;  ///< samples in the training split
-  std::uint64_t pushes = 0;         ///< gradient shards pushed, summed over workers
-  Visits visits;                    ///< min and max over workers, exact_epochs the minimum
-  std::string parameter_checksum;   ///< FNV-1a of the final parameters, hex
+  int epochs = 0;                          ///< epochs run
+  std::uint64_t steps = 0;                 ///< steps summed over workers
+  std::uint64_t samples = 0;               ///< samples summed over workers and epochs
+  double samples_per_s = 0.0;              ///< samples / training_s
+  double training_s = 0.0;                 ///< sum of the epochs' seconds
+  double final_loss = 0.0;                 ///< mean training loss of the last epoch
+  double test_accuracy = 0.0;              ///< final parameters on the test split
+  double test_loss = 0.0;                  ///< mean cross-entropy on the test split
+  std::int64_t test_samples = 0;           ///< test samples evaluated
+  double evaluation_s = 0.0;               ///< loading the test split and evaluating
+  std::uint64_t total_samples = 0;         ///< samples in the training split
+  std::uint64_t pushes = 0;                ///< gradient shards pushed, summed over workers
+  Visits visits;                           ///< min and max over workers, exact_epochs the minimum
+  std::string parameter_checksum;          ///< FNV-1a of the final parameters, hex
   std::optional<double> time_to_target_s;  ///< --target-accuracy: curve time it was first reached; null if not
   /// Member-wise equality.
   bool operator==(const TrainSummary&) const = default;
@@ -303,17 +304,17 @@ struct ResumedFrom {
 
 /// The whole results file of `psbench train` (docs/results.md).
 struct ResultsFile {
-  int format = kResultsFormat;              ///< the file format version
-  Config config;                            ///< every flag
-  Environment env;                          ///< where it ran
-  ModelInfo model;                          ///< the network
-  Phases phases;                            ///< each phase's maximum over ranks
-  std::vector<RankEntry> per_rank;          ///< one entry per rank, in rank order
-  TrainSummary train;                       ///< training totals
-  ServerSummary server;                     ///< servers together
-  std::vector<EpochSummary> epochs;         ///< one record per epoch
-  std::vector<LoadEntry> load;              ///< one entry per worker
-  std::optional<ResumedFrom> resumed_from;  ///< the checkpoint this run resumed from, if any
+  int format = kResultsFormat;                   ///< the file format version
+  Config config;                                 ///< every flag
+  Environment env;                               ///< where it ran
+  ModelInfo model;                               ///< the network
+  Phases phases;                                 ///< each phase's maximum over ranks
+  std::vector<RankEntry> per_rank;               ///< one entry per rank, in rank order
+  TrainSummary train;                            ///< training totals
+  ServerSummary server;                          ///< servers together
+  std::vector<EpochSummary> epochs;              ///< one record per epoch
+  std::vector<LoadEntry> load;                   ///< one entry per worker
+  std::optional<ResumedFrom> resumed_from;       ///< the checkpoint this run resumed from, if any
   std::optional<std::vector<CurvePoint>> curve;  ///< --eval-every: test accuracy during training
   /// Member-wise equality.
   bool operator==(const ResultsFile&) const = default;

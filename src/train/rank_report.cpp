@@ -70,8 +70,8 @@ results::RankEntry rank_entry(int rank, const PhaseSeconds& phases, const std::o
   if (worker) entry.worker = worker_entry(*worker, origin);
   if (server) entry.server = server_entry(*server);
   if (evaluation) {
-    entry.evaluation = results::EvaluationEntry{evaluation->accuracy, evaluation->mean_loss, evaluation->samples,
-                                                evaluation->seconds, "", std::nullopt};
+    entry.evaluation = results::EvaluationEntry{
+        evaluation->accuracy, evaluation->mean_loss, evaluation->samples, evaluation->seconds, "", std::nullopt};
     if (worker && !worker->curve.empty()) entry.evaluation->curve = worker->curve;
   }
   return entry;

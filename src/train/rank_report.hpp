@@ -33,10 +33,10 @@ struct WorkerReport {
 
 /// What a server rank reports after serving.
 struct ServerReport {
-  int shard = 0;                   ///< shard index
-  std::uint64_t shard_begin = 0;   ///< first parameter of the shard
-  std::uint64_t shard_size = 0;    ///< parameters in the shard
-  ps::ServerStats stats;           ///< what serve() measured
+  int shard = 0;                  ///< shard index
+  std::uint64_t shard_begin = 0;  ///< first parameter of the shard
+  std::uint64_t shard_size = 0;   ///< parameters in the shard
+  ps::ServerStats stats;          ///< what serve() measured
 };
 
 /// The per_rank entry of the results file for one rank (host, cores and peak RSS of this process); times are

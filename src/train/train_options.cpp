@@ -41,15 +41,19 @@ void validate_options(const TrainOptions& options, int world_size) {
                     std::string(mode_name(options.mode)));
   }
   if (options.pipeline && options.mode != Mode::kAsync) {
-    throw UserError("--pipeline applies to --mode async only (the push and pull of one step overlap the next), not "
-                    "--mode " + std::string(mode_name(options.mode)));
+    throw UserError(
+        "--pipeline applies to --mode async only (the push and pull of one step overlap the next), not "
+        "--mode " +
+        std::string(mode_name(options.mode)));
   }
   if (options.staleness && *options.staleness < 0) {
     throw UserError("--staleness must be 0 or more clocks, got " + std::to_string(*options.staleness));
   }
   if (options.staleness && options.mode != Mode::kAsync) {
-    throw UserError("--staleness applies to --mode async only (a bound on the workers' clocks at the servers), not "
-                    "--mode " + std::string(mode_name(options.mode)));
+    throw UserError(
+        "--staleness applies to --mode async only (a bound on the workers' clocks at the servers), not "
+        "--mode " +
+        std::string(mode_name(options.mode)));
   }
   if (options.eval_every && *options.eval_every <= 0) {
     throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));

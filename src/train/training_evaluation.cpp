@@ -5,8 +5,8 @@
 
 namespace psbench::train {
 
-TrainingEvaluation::TrainingEvaluation(const TrainOptions& options, const mpi::Communicator& workers,
-                                       nn::Model* model, const data::Samples* test, const nn::InputShape& input)
+TrainingEvaluation::TrainingEvaluation(const TrainOptions& options, const mpi::Communicator& workers, nn::Model* model,
+                                       const data::Samples* test, const nn::InputShape& input)
     : every_(static_cast<std::uint64_t>(options.eval_every.value_or(0))),
       target_(options.target_accuracy.value_or(0.0)),
       model_(model),

@@ -62,8 +62,8 @@ using StepObserver = std::function<void(const StepInfo& step, std::size_t steps_
 /// remainder of t samples forms one smaller last batch, run by a second Model built once for size t (its
 /// parameters are copied from the main model before the step). Its mean gradient, written into the main
 /// model's gradient vector, is scaled there by t/b, which equals a full batch padded with masked samples:
-/// every sample of the epoch carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up, the k-th of
-/// the worker's first warmup_steps gradients is scaled by k/warmup_steps the same way. Every sample is
+/// every sample of the epoch carries the same weight lr/b, and a tiny remainder cannot kick the weights. With warm-up,
+/// the k-th of the worker's first warmup_steps gradients is scaled by k/warmup_steps the same way. Every sample is
 /// visited exactly once per epoch and no step allocates a buffer.
 class WorkerTrainer {
  public:

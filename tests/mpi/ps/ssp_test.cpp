@@ -112,8 +112,8 @@ void run_ssp(int servers, int s, const Case& c, Ending ending = Ending::kSameSte
     // worker's pushes up to answered - s (those that were not done by then).
     const int answered = c.pipeline ? step : step + 1;
     if (ending != Ending::kSameSteps || answered == 0) continue;
-    const auto least = static_cast<std::uint64_t>(answered) +
-                       (workers - 1) * static_cast<std::uint64_t>(std::max(answered - s, 0));
+    const auto least =
+        static_cast<std::uint64_t>(answered) + (workers - 1) * static_cast<std::uint64_t>(std::max(answered - s, 0));
     for (int k = 0; k < servers; ++k) {
       const std::uint64_t version = client.versions()[static_cast<std::size_t>(k)];
       ASSERT_GE(version, least) << "worker " << index << " step " << step << " shard " << k;

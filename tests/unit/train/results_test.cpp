@@ -46,11 +46,11 @@ std::vector<results::RankEntry> per_rank() {
   Evaluation evaluation{0.8, 0.5, 100, 1.0};
   auto evaluator = rank_entry(2, worker_phases, worker_report(0, 50, 0.0), std::nullopt, evaluation, 0.0);
   evaluator.evaluation->parameter_checksum = "00";
-  return {on_host(rank_entry(0, server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1)},
-                             std::nullopt, 0.0),
+  return {on_host(rank_entry(0, server_phases, std::nullopt, ServerReport{0, 0, 10, server_stats(20, 1)}, std::nullopt,
+                             0.0),
                   "a"),
-          on_host(rank_entry(1, server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3)},
-                             std::nullopt, 0.0),
+          on_host(rank_entry(1, server_phases, std::nullopt, ServerReport{1, 10, 10, server_stats(20, 3)}, std::nullopt,
+                             0.0),
                   "a"),
           on_host(evaluator, "b"),
           on_host(rank_entry(3, worker_phases, worker_report(1, 51, 1.0), std::nullopt, std::nullopt, 0.0), "b")};
@@ -127,7 +127,8 @@ TEST(Results, EvaluationsDuringTrainingAreNotTrainingTime) {
   PhaseSeconds phases{};
   WorkerReport worker = worker_report(0, 50, 0.0);
   worker.epochs[0].evaluation_s = 2.5;  // epoch 0 ran from 10 to 20 with 2.5 s of evaluations
-  worker.curve = {results::CurvePoint{1.0, 2, 100, 0, 1.5, 0.60, 1.1}, results::CurvePoint{3.0, 4, 200, 0, 1.0, 0.84, 0.6},
+  worker.curve = {results::CurvePoint{1.0, 2, 100, 0, 1.5, 0.60, 1.1},
+                  results::CurvePoint{3.0, 4, 200, 0, 1.0, 0.84, 0.6},
                   results::CurvePoint{5.0, 6, 300, 1, 0.8, 0.86, 0.5}};
   auto evaluator = rank_entry(0, phases, worker, std::nullopt, Evaluation{0.86, 0.5, 100, 1.0}, 0.0);
   ASSERT_TRUE(evaluator.evaluation->curve.has_value());
