@@ -50,7 +50,8 @@ void tally_step(std::vector<EpochTally>& tallies, const PushHeader& header, int 
 }  // namespace
 
 Server::Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-               std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link)
+               std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link,
+               std::optional<float> delay_compensation)
     : comm_(world.duplicate()),
       topology_(topology),
       validator_(topology),
@@ -65,7 +66,11 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
       done_(static_cast<std::size_t>(topology.workers()), 0),
       held_(static_cast<std::size_t>(topology.workers()), 0),
       held_arrival_(static_cast<std::size_t>(topology.workers())),
-      held_since_(static_cast<std::size_t>(topology.workers()), 0.0) {
+      held_since_(static_cast<std::size_t>(topology.workers()), 0.0),
+      compensate_(delay_compensation.has_value()),
+      lambda_(delay_compensation.value_or(0.0F)),
+      sent_storage_(delay_compensation ? static_cast<std::size_t>(topology.workers()) * layout.size(topology.rank)
+                                       : 0) {
   PSBENCH_CHECK(topology.is_server()) << "rank " << topology.rank << " is not a server";
   PSBENCH_CHECK(initial_parameters.size() == layout.parameters()) << "initial parameters do not match the layout";
   if (link != nullptr) {
@@ -75,6 +80,21 @@ Server::Server(const mpi::Communicator& world, const Topology& topology, const S
   const auto first = initial_parameters.begin() + static_cast<std::ptrdiff_t>(layout.begin(topology.rank));
   std::copy(first, first + static_cast<std::ptrdiff_t>(weights_.size()), weights_.begin());
   served_.assign(local_.size(), 0);
+  // Every worker starts from the initial parameters: that is the first copy each one holds.
+  for (std::size_t w = 0; compensate_ && w < clocks_.size(); ++w) std::ranges::copy(weights_, sent_copy(w).begin());
+}
+
+void Server::apply_chunk(std::size_t worker, std::size_t offset, std::span<const float> gradients, bool refresh,
+                         std::span<float> copy) {
+  const std::span<float> weights = weights_.subspan(offset, gradients.size());
+  if (compensate_) {
+    optimizer_.apply_compensated_slice(weights, gradients, offset, sent_copy(worker).subspan(offset, gradients.size()),
+                                       lambda_, refresh, copy);
+  } else if (copy.empty()) {
+    optimizer_.apply_slice(weights, gradients, offset);
+  } else {
+    optimizer_.apply_slice_into(weights, gradients, offset, copy);
+  }
 }
 
 void Server::resume(std::span<const float> velocity, std::span<const std::uint32_t> worker_epochs) {
@@ -185,6 +205,7 @@ void Server::release_allowed(ServerStats& stats) {
 void Server::release(std::size_t worker, ServerStats& stats) {
   const Arrival& arrival = held_arrival_[worker];
   held_[worker] = 0;
+  if (compensate_) std::ranges::copy(weights_, sent_copy(worker).begin());  // what the worker gets now
   if (arrival.local == kRemote) {
     const MPI_Comm comm = comm_.native();
     const PullHeader reply{stopping_ ? kAbortedVersion : version_};
@@ -296,6 +317,7 @@ Server::Arrival Server::wait_for_push(const SilenceWatch& watch) {
 
 void Server::serve_by_messages(int source, ServerStats& stats, bool answer) {
   const MPI_Comm comm = comm_.native();
+  const auto worker = static_cast<std::size_t>(source - topology_.servers);
   const int chunks = chunk_count(weights_.size());
   const int slots = static_cast<int>(chunk_receives_.size());
   for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
@@ -310,7 +332,7 @@ void Server::serve_by_messages(int source, ServerStats& stats, bool answer) {
     wait_for_chunk(source, c, slot, count);
     const std::span<float> ring_gradient(gradient_.span().data() + slot * kChunkValues, count);
     const double apply_start = monotonic_seconds();
-    if (!stopping_) optimizer_.apply_slice(weights_.subspan(offset, count), ring_gradient, offset);
+    if (!stopping_) apply_chunk(worker, offset, ring_gradient, answer);
     stats.apply_seconds += monotonic_seconds() - apply_start;
     if (c + slots < chunks) receive_chunk(source, c + slots);
     if (!answer) continue;  // a held reply: release() sends the shard as it is then
@@ -351,6 +373,7 @@ void Server::wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t
 
 void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats, bool answer) {
   const LocalWorker& worker = local_[local];
+  const auto index = static_cast<std::size_t>(worker.world_rank - topology_.servers);
   Mailbox& mailbox = *worker.mailbox;
   const std::span<const float> gradients(worker.gradients + shard_begin_, weights_.size());
   const std::span<float> copy(worker.parameters + shard_begin_, weights_.size());
@@ -359,7 +382,7 @@ void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats, bool 
   if (!answer) {  // a held reply: only the update now; release() writes the shard as it is then
     for (int c = 0; c < chunks; ++c) {
       const auto [offset, count] = chunk_span(weights_.size(), c);
-      optimizer_.apply_slice(weights_.subspan(offset, count), gradients.subspan(offset, count), offset);
+      apply_chunk(index, offset, gradients.subspan(offset, count), false);
     }
     stats.apply_seconds += monotonic_seconds() - apply_start;
     return;
@@ -372,7 +395,7 @@ void Server::serve_in_shared_memory(std::size_t local, ServerStats& stats, bool 
     if (stopping_) {
       std::copy_n(weights_.begin() + static_cast<std::ptrdiff_t>(offset), count, fresh.begin());
     } else {
-      optimizer_.apply_slice_into(weights_.subspan(offset, count), gradients.subspan(offset, count), offset, fresh);
+      apply_chunk(index, offset, gradients.subspan(offset, count), true, fresh);
     }
     const std::uint64_t ready = published + static_cast<std::uint64_t>(c) + 1;
     if (c + 1 < chunks) {

@@ -63,8 +63,12 @@ class Server {
   /// Collective over world (with every worker's WorkerClient): duplicates world for the protocol and takes
   /// shard topology.rank's slice of initial_parameters (the full P-vector, identical on all ranks); link,
   /// when given, names the workers served in shared memory.
+  /// delay_compensation, when given, is DC-ASGD's lambda (--delay-compensation): the server keeps, per worker, a
+  /// copy of the shard as last sent to it (W copies, allocated here and initialised to the initial shard) and
+  /// applies each push compensated (SgdOptimizer::apply_compensated_slice).
   Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-         std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr);
+         std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr,
+         std::optional<float> delay_compensation = std::nullopt);
   /// Refuses pushes of more than max_samples samples (the batch size).
   void limit_samples(std::uint32_t max_samples) { validator_.limit_samples(max_samples); }
   /// Sets a function called after each applied update with the updates so far (fault injection).
@@ -93,6 +97,12 @@ class Server {
   void send_final_shard(int worker_rank);
   /// This server's shard of the parameters.
   [[nodiscard]] std::span<const float> shard() const { return weights_; }
+  /// Bytes of the per-worker copies that delay compensation keeps (W x shard floats; 0 without it).
+  [[nodiscard]] std::uint64_t delay_compensation_bytes() const {
+    return compensate_ ? sent_storage_.span().size_bytes() : 0;
+  }
+  /// With delay compensation: worker index worker's copy of the shard, as last sent to it (empty without it).
+  [[nodiscard]] std::span<const float> sent_to(std::size_t worker) const { return sent_copy(worker); }
 
  private:
   /// A push found by wait_for_push: its sender, and its index in local_ when it came through a mailbox.
@@ -130,6 +140,15 @@ class Server {
   [[nodiscard]] std::uint64_t min_clock() const;
   /// Notes the clocks' spread after a push (ServerStats::max_clock_spread).
   void note_spread(ServerStats& stats) const;
+  /// Delay compensation: the worker index's copy of the shard as last sent to it (empty without it).
+  [[nodiscard]] std::span<float> sent_copy(std::size_t worker) const {
+    if (!compensate_) return {};
+    return sent_storage_.span().subspan(worker * weights_.size(), weights_.size());
+  }
+  /// Applies values [offset, offset + gradients.size()) of worker's push, compensated when delay compensation is
+  /// on; refresh: the reply goes out now (the worker's copy becomes the fresh values); copy: also written there.
+  void apply_chunk(std::size_t worker, std::size_t offset, std::span<const float> gradients, bool refresh,
+                   std::span<float> copy = {});
 
   mpi::Communicator comm_;  // this server's duplicate of world: the protocol's messages only
   Topology topology_;
@@ -157,6 +176,11 @@ class Server {
   std::vector<char> held_;             // its latest push's reply is held
   std::vector<Arrival> held_arrival_;  // where to send it (source, mailbox)
   std::vector<double> held_since_;     // when it was held
+  // Delay compensation (DC-ASGD): lambda, and per worker index the shard as last sent to it (W x shard values,
+  // allocated at construction; empty without it).
+  bool compensate_ = false;
+  float lambda_ = 0.0F;
+  AlignedBuffer sent_storage_;
 };
 
 }  // namespace psbench::ps

@@ -32,6 +32,14 @@ class SgdOptimizer {
   /// it to memory, which the reader then waits on); the weights end bit-identical to apply_slice's.
   void apply_slice_into(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
                         std::span<float> copy);
+  /// Delay-compensated apply_slice (DC-ASGD, Zheng et al. 2017): each gradient value g becomes
+  /// g' = g + lambda * g * g * (w - sent) with w the weight before this update and sent the pushing worker's copy of
+  /// the slice (the weights it was last sent), then the usual step (momentum as in apply_slice) takes g'. With
+  /// refresh, the fresh weights are written into sent as well (the reply goes out now, so the worker's copy becomes
+  /// them); copy, when not empty, receives them too (apply_slice_into's reply). One pass, block by block; nothing
+  /// is allocated. With lambda = 0 the weights end bit-identical to apply_slice's (for finite sent and weights).
+  void apply_compensated_slice(std::span<float> weights, std::span<const float> gradients, std::size_t offset,
+                               std::span<float> sent, float lambda, bool refresh, std::span<float> copy = {});
   /// The momentum state (empty for plain SGD): what a checkpoint saves.
   [[nodiscard]] std::span<const float> velocity() const { return velocity_; }
   /// Restores the momentum state saved from an optimizer of the same size; ignored for plain SGD.

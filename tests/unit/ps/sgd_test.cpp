@@ -103,6 +103,75 @@ TEST(Sgd, ApplySliceIntoMatchesApplySliceAndCopiesTheFreshWeights) {
   }
 }
 
+// DC-ASGD (apply_compensated_slice): g' = g + lambda*g*g*(w - sent), then the step with g'. Values chosen so that
+// every intermediate is exact in float: the expectations are hand computations, compared bit for bit.
+TEST(Sgd, CompensatedStepMatchesAHandComputation) {
+  SgdOptimizer sgd(2, SgdConfig{0.5F, 0.0F});
+  std::vector<float> w{1.0F, 2.0F};
+  std::vector<float> sent{0.5F, 2.5F};
+  const std::vector<float> g{2.0F, -1.0F};
+  // g'0 = 2 + 0.25*4*(1 - 0.5) = 2.5, w0 = 1 - 0.5*2.5 = -0.25;
+  // g'1 = -1 + 0.25*1*(2 - 2.5) = -1.125, w1 = 2 + 0.5*1.125 = 2.5625.
+  sgd.apply_compensated_slice(w, g, 0, sent, 0.25F, false);
+  EXPECT_EQ(w, (std::vector<float>{-0.25F, 2.5625F}));
+  EXPECT_EQ(sent, (std::vector<float>{0.5F, 2.5F})) << "a held reply leaves the worker's copy as it was";
+  // Refreshed: the copy becomes the fresh weights, and so does the reply's copy.
+  std::vector<float> reply(2, 0.0F);
+  // g'0 = 2 + 0.25*4*(-0.25 - 0.5) = 1.25, w0 = -0.25 - 0.625 = -0.875;
+  // g'1 = -1 + 0.25*1*(2.5625 - 2.5) = -0.984375, w1 = 2.5625 + 0.4921875 = 3.0546875.
+  sgd.apply_compensated_slice(w, g, 0, sent, 0.25F, true, reply);
+  EXPECT_EQ(w, (std::vector<float>{-0.875F, 3.0546875F}));
+  EXPECT_EQ(sent, w);
+  EXPECT_EQ(reply, w);
+}
+
+TEST(Sgd, CompensatedStepWithMomentumMatchesAHandComputation) {
+  SgdOptimizer sgd(1, SgdConfig{0.5F, 0.5F});
+  std::vector<float> w{1.0F};
+  std::vector<float> sent{0.0F};
+  const std::vector<float> g{2.0F};
+  // g' = 2 + 0.125*4*(1 - 0) = 2.5, v = 2.5, w = 1 - 1.25 = -0.25; sent = -0.25.
+  sgd.apply_compensated_slice(w, g, 0, sent, 0.125F, true);
+  EXPECT_EQ(w[0], -0.25F);
+  EXPECT_EQ(sent[0], -0.25F);
+  EXPECT_EQ(sgd.velocity()[0], 2.5F);
+  // w = sent: no compensation. g' = 2, v = 0.5*2.5 + 2 = 3.25, w = -0.25 - 1.625 = -1.875.
+  sgd.apply_compensated_slice(w, g, 0, sent, 0.125F, false);
+  EXPECT_EQ(w[0], -1.875F);
+  EXPECT_EQ(sgd.velocity()[0], 3.25F);
+  // sent stayed -0.25: g' = 2 + 0.125*4*(-1.875 + 0.25) = 1.1875, v = 1.625 + 1.1875 = 2.8125,
+  // w = -1.875 - 1.40625 = -3.28125.
+  sgd.apply_compensated_slice(w, g, 0, sent, 0.125F, false);
+  EXPECT_EQ(w[0], -3.28125F);
+  EXPECT_EQ(sgd.velocity()[0], 2.8125F);
+}
+
+// lambda = 0 is plain SGD bit for bit, slice by slice across the block size, with momentum and without, and the
+// refreshed copy is the fresh weights.
+TEST(Sgd, CompensatedStepAtLambdaZeroIsApplySliceBitForBit) {
+  for (const float momentum : {0.0F, 0.9F}) {
+    const std::size_t size = 2500;
+    SgdOptimizer plain(size, SgdConfig{0.05F, momentum});
+    SgdOptimizer compensated(size, SgdConfig{0.05F, momentum});
+    std::vector<float> a = ramp_weights(size);
+    const std::vector<float> g = ramp_gradient(size);
+    std::vector<float> b = a;
+    std::vector<float> sent(size, 3.0F);
+    for (int step = 0; step < 4; ++step) {
+      for (std::size_t offset = 0; offset < size; offset += 1100) {
+        const std::size_t length = std::min<std::size_t>(1100, size - offset);
+        plain.apply_slice(std::span<float>(a).subspan(offset, length),
+                          std::span<const float>(g).subspan(offset, length), offset);
+        compensated.apply_compensated_slice(std::span<float>(b).subspan(offset, length),
+                                            std::span<const float>(g).subspan(offset, length), offset,
+                                            std::span<float>(sent).subspan(offset, length), 0.0F, step % 2 == 1);
+      }
+      ASSERT_EQ(a, b) << "momentum " << momentum << ", step " << step;
+      if (step % 2 == 1) ASSERT_EQ(sent, b);
+    }
+  }
+}
+
 // The velocity is read and written beside the weights in every update: from 2 MiB on it is a bulk buffer in huge
 // pages (AlignedBuffer), as they are, and starts at another offset of its huge page than the weights allocated
 // before it: at one offset their streams made the update 2-3x slower (docs/architecture.md, "Buffer alignment").
