@@ -45,6 +45,11 @@ void add_train_command(CLI::App& app) {
       "--staleness", options->staleness,
       "async mode: bounded staleness (SSP): a worker runs at most S clocks (steps) ahead of the slowest "
       "(0: bulk-synchronous through the servers; default unbounded)");
+  command->add_option(
+      "--delay-compensation", options->delay_compensation,
+      "async mode: delay-compensated ASGD (DC-ASGD) with this lambda >= 0 (MXNet's default: 0.04): each push's "
+      "gradient g becomes g + lambda*g*g*(w - w_m), w_m the shard last sent to its worker; each server keeps W "
+      "such copies: W x shard floats per server (default off)");
   command->add_option("--eval-every", options->eval_every,
                       "evaluate on the test split every N steps of the first worker (timed apart from training)");
   command->add_option("--target-accuracy", options->target_accuracy,

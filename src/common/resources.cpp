@@ -6,6 +6,7 @@
 
 #include <array>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace psbench {
@@ -26,6 +27,18 @@ double thread_cpu_seconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+std::uint64_t available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  const std::string key = "MemAvailable:";
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind(key, 0) != 0) continue;
+    std::uint64_t kib = 0;
+    std::istringstream(line.substr(key.size())) >> kib;  // "MemAvailable:   123456 kB"
+    return kib * 1024U;
+  }
+  return 0;
 }
 
 int online_cores() { return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)); }

@@ -11,6 +11,9 @@ std::uint64_t peak_rss_bytes();
 /// CPU seconds the calling thread has run, in user and kernel mode (CLOCK_THREAD_CPUTIME_ID).
 double thread_cpu_seconds();
 
+/// Memory this node can still give without swapping, in bytes (MemAvailable in /proc/meminfo); 0 where unknown.
+std::uint64_t available_memory_bytes();
+
 /// Host name of this machine.
 std::string host_name();
 

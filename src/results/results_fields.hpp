@@ -43,6 +43,7 @@ void fields(Self& c, Visit&& visit) {
   visit("eval_every", c.eval_every);
   visit("target_accuracy", c.target_accuracy);
   visit("stop_at_target", c.stop_at_target);
+  visit("delay_compensation", c.delay_compensation);
 }
 
 /// Visits every member of Environment with its key.
@@ -175,6 +176,7 @@ void fields(Self& s, Visit&& visit) {
   visit("utilization", s.utilization);
   visit("staleness", s.staleness);
   visit("clocks", s.clocks);
+  visit("delay_compensation_bytes", s.delay_compensation_bytes);
 }
 
 /// Visits every member of EvaluationEntry with its key.

@@ -51,6 +51,8 @@ struct Config {
   std::optional<std::int64_t> eval_every;  ///< --eval-every in steps per worker, 0 for none
   std::optional<double> target_accuracy;   ///< --target-accuracy, 0 for none
   std::optional<bool> stop_at_target;      ///< --stop-at-target
+  // Delay compensation: always written; optional in format 2, whose older files lack it.
+  std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };
@@ -191,6 +193,9 @@ struct ServerEntry {
   Staleness staleness;            ///< this server's staleness
   std::optional<ClockStats>
       clocks;  ///< the workers' clocks and held replies (optional in format 2: older files lack it)
+  /// Bytes of the per-worker shard copies that --delay-compensation keeps (W x shard x 4; 0 without it; optional in
+  /// format 2: older files lack it).
+  std::optional<std::uint64_t> delay_compensation_bytes;
   /// Member-wise equality.
   bool operator==(const ServerEntry&) const = default;
 };

@@ -52,6 +52,7 @@ results::ServerEntry server_entry(const ServerReport& server) {
   entry.staleness = staleness_of(stats.staleness);
   entry.clocks = results::ClockStats{stats.held_replies, stats.held_seconds, stats.held_seconds_by_worker,
                                      stats.max_clock_spread, stats.max_lead};
+  entry.delay_compensation_bytes = server.delay_compensation_bytes;
   return entry;
 }
 

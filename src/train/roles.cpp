@@ -94,8 +94,10 @@ StepObserver step_observer(const RoleContext& context, ReplicaCheckpoints* check
 
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
+  std::optional<float> delay_compensation;  // --delay-compensation (DC-ASGD); absent: off
+  if (context.options.delay_compensation) delay_compensation = static_cast<float>(*context.options.delay_compensation);
   ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options),
-                    setup.link.get());
+                    setup.link.get(), delay_compensation);
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
   server.bound_staleness(context.options.staleness.value_or(-1));  // --staleness (SSP); absent: unbounded
@@ -137,6 +139,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   report.shard = setup.topology.rank;
   report.shard_begin = layout.begin(report.shard);
   report.shard_size = layout.size(report.shard);
+  report.delay_compensation_bytes = server.delay_compensation_bytes();
   return report;
 }
 

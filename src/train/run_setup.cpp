@@ -1,10 +1,14 @@
 #include "train/run_setup.hpp"
 
 #include <array>
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 #include "common/check.hpp"
 #include "common/error.hpp"
+#include "common/resources.hpp"
+#include "ps/shard_layout.hpp"
 #include "mpi/collective_error.hpp"
 #include "train/resume.hpp"
 
@@ -57,6 +61,29 @@ void check_against_data(const TrainOptions& options, const RunSetup& setup) {
   nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
 }
 
+// --delay-compensation: a server keeps W copies of its shard besides what it holds already (the full initial
+// parameters until it is constructed, its shard, its velocity and its receive ring); refuse before training when
+// the node cannot give that much.
+void check_compensation_memory(const TrainOptions& options, const RunSetup& setup) {
+  if (!options.delay_compensation || !setup.topology.is_server()) return;
+  const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
+  const std::uint64_t shard = layout.size(setup.topology.rank);
+  const auto workers = static_cast<std::uint64_t>(setup.topology.workers());
+  const std::uint64_t copies = workers * shard * sizeof(float);
+  const std::uint64_t held = (setup.parameters + shard * (options.momentum != 0.0 ? 3 : 2)) * sizeof(float);
+  const std::uint64_t available = available_memory_bytes();
+  if (available == 0 || copies + held <= available) return;  // unknown: let the allocation decide
+  constexpr double kMiB = 1024.0 * 1024.0;
+  std::ostringstream message;
+  message << std::fixed << std::setprecision(1) << "--delay-compensation: parameter server "
+          << setup.topology.rank << " needs " << static_cast<double>(copies) / kMiB << " MiB for " << workers
+          << " copies of its " << shard << "-value shard (W x shard x 4 bytes) besides "
+          << static_cast<double>(held) / kMiB << " MiB it holds already, but its node has "
+          << static_cast<double>(available) / kMiB
+          << " MiB available (MemAvailable): use more --servers, fewer workers or no --delay-compensation";
+  throw UserError(message.str());
+}
+
 }  // namespace
 
 RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options, PhaseTimer& timer,
@@ -83,6 +110,7 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
   mpi::run_collectively(world, [&] {
     check_against_data(options, setup);
     setup.parameters = nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
+    check_compensation_memory(options, setup);
   });
   if (options.mode == Mode::kAsync && options.intra_node == IntraNode::kSharedMemory) {
     setup.link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), setup.topology, setup.parameters);

@@ -55,6 +55,16 @@ void validate_options(const TrainOptions& options, int world_size) {
         "--mode " +
         std::string(mode_name(options.mode)));
   }
+  if (options.delay_compensation && !(*options.delay_compensation >= 0.0 && std::isfinite(*options.delay_compensation))) {
+    throw UserError("--delay-compensation must be a finite lambda of 0 or more, got " +
+                    std::to_string(*options.delay_compensation));
+  }
+  if (options.delay_compensation && options.mode != Mode::kAsync) {
+    throw UserError(
+        "--delay-compensation applies to --mode async only (the servers compensate each push for its delay), not "
+        "--mode " +
+        std::string(mode_name(options.mode)));
+  }
   if (options.eval_every && *options.eval_every <= 0) {
     throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));
   }
@@ -131,7 +141,8 @@ results::Config options_config(const TrainOptions& options) {
           options.staleness.value_or(-1),
           options.eval_every.value_or(0),
           options.target_accuracy.value_or(0.0),
-          options.stop_at_target};
+          options.stop_at_target,
+          options.delay_compensation.value_or(0.0)};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -69,6 +69,14 @@ train_cli_error(negative_staleness train_np2 "--staleness must be 0 or more cloc
   ${train_small} --staleness -1 ${train_out})
 train_cli_error(staleness_in_sync_mode train_np2 "--staleness applies to --mode async only"
   ${train_small} --mode sync --staleness 2 ${train_out})
+train_cli_error(negative_delay_compensation train_np2 "--delay-compensation must be a finite lambda of 0 or more, got -0.04"
+  ${train_small} --delay-compensation -0.04 ${train_out})
+train_cli_error(delay_compensation_in_sync_mode train_np2 "--delay-compensation applies to --mode async only"
+  ${train_small} --mode sync --delay-compensation 0.04 ${train_out})
+# W copies of a shard of 1.1e12 values (4.4 TB each) fit on no node: refused before training, on every rank.
+train_cli_error(delay_compensation_beyond_memory train_np3
+  "--delay-compensation: parameter server 0 needs .* MiB for 2 copies of its .*-value shard .* available \\(MemAvailable\\)"
+  --data ${train_cli_data} --model mlp:1048576,1048576 --delay-compensation 0.04 ${train_out})
 train_cli_error(zero_eval_every train_np2 "--eval-every must be a positive number of steps, got 0"
   ${train_small} --eval-every 0 ${train_out})
 train_cli_error(target_above_one train_np2 "--target-accuracy must lie in \\(0, 1\\], got 1.5"
