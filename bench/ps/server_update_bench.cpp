@@ -1,5 +1,6 @@
 // The server's SGD update beside a STREAM-style triad over the same number of floats: the update streams
-// weights, gradients and velocity (momentum 0.9, the trainer's default), so memory bandwidth is its limit.
+// weights, gradients and velocity (momentum 0.9, the trainer's default), so memory bandwidth is its limit; the
+// delay-compensated update (--delay-compensation) streams the pushing worker's shard copy as well.
 // Sizes are bytes of parameters (4 per float): 4 KiB to 64 MiB in powers of 4, and the two models.
 // Run: bench_server_update [Google Benchmark flags] (see docs/benchmarks.md)
 #include <benchmark/benchmark.h>
@@ -35,6 +36,25 @@ void BM_SgdUpdate(benchmark::State& state) {
       5.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// The delay-compensated update (--delay-compensation, DC-ASGD: g' = g + lambda*g*g*(w - w_m), then the momentum
+// step) of BYTES/4 values at MXNet's lambda 0.04, as a server answers a push: the pushing worker's copy w_m is
+// refreshed with the fresh weights in the same pass. bytes_per_second counts w, g, v and w_m read and w, v and w_m
+// written: 28 bytes per value.
+void BM_DelayCompensatedUpdate(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0)) / sizeof(float);
+  psbench::ps::SgdOptimizer optimizer(size, psbench::ps::SgdConfig{1e-3F, 0.9F});
+  std::vector<float> weights(size, 1.0F);
+  std::vector<float> sent(size, 1.0F);
+  const std::vector<float> gradients(size, 1e-3F);
+  optimizer.apply_compensated_slice(weights, gradients, 0, sent, 0.04F, true);  // untimed, as BM_SgdUpdate's
+  for (auto _ : state) {
+    optimizer.apply_compensated_slice(weights, gradients, 0, sent, 0.04F, true);
+    benchmark::ClobberMemory();
+  }
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      7.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 // a = b + 0.5 c over BYTES/4 floats per array. bytes_per_second counts, as STREAM does, b and c read and
 // a written: 12 bytes per value (the write's read-for-ownership is not counted).
 void BM_Triad(benchmark::State& state) {
@@ -53,7 +73,7 @@ void BM_Triad(benchmark::State& state) {
       3.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// Per size the triad, then the update beside it.
+// Per size the triad, then the update and the delay-compensated update beside it.
 void register_benchmarks() {
   std::vector<std::int64_t> sizes{kMlpParameters * 4, kCnnParameters * 4};
   for (std::int64_t bytes = 4096; bytes <= (std::int64_t{64} << 20); bytes *= 4) sizes.push_back(bytes);
@@ -61,6 +81,10 @@ void register_benchmarks() {
   for (const std::int64_t bytes : sizes) {
     benchmark::RegisterBenchmark("BM_Triad", BM_Triad)->Arg(bytes)->UseRealTime()->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("BM_SgdUpdate", BM_SgdUpdate)
+        ->Arg(bytes)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_DelayCompensatedUpdate", BM_DelayCompensatedUpdate)
         ->Arg(bytes)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
