@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "serial_main.hpp"
 #include "ps/sgd.hpp"
+#include "serial_main.hpp"
 
 namespace {
 

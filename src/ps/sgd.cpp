@@ -90,8 +90,8 @@ void SgdOptimizer::apply_compensated_slice(std::span<float> weights, std::span<c
                                            std::span<float> copy) {
   PSBENCH_CHECK(weights.size() == gradients.size() && weights.size() == sent.size() &&
                 (copy.empty() || copy.size() == weights.size()))
-      << weights.size() << " weights, " << gradients.size() << " gradients, " << sent.size() << " sent, "
-      << copy.size() << " copies";
+      << weights.size() << " weights, " << gradients.size() << " gradients, " << sent.size() << " sent, " << copy.size()
+      << " copies";
   PSBENCH_CHECK(velocity_.empty() || offset + weights.size() <= velocity_.size())
       << "slice [" << offset << ", " << offset + weights.size() << ") of a " << velocity_.size() << "-value optimizer";
   const float rate = config_.learning_rate;

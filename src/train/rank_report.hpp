@@ -37,7 +37,8 @@ struct ServerReport {
   std::uint64_t shard_begin = 0;  ///< first parameter of the shard
   std::uint64_t shard_size = 0;   ///< parameters in the shard
   ps::ServerStats stats;          ///< what serve() measured
-  std::uint64_t delay_compensation_bytes = 0;  ///< the per-worker copies of --delay-compensation (0 without it)
+  /// Bytes of the per-worker shard copies of --delay-compensation (0 without it).
+  std::uint64_t delay_compensation_bytes = 0;
 };
 
 /// The per_rank entry of the results file for one rank (host, cores and peak RSS of this process); times are

@@ -8,8 +8,8 @@
 #include "common/check.hpp"
 #include "common/error.hpp"
 #include "common/resources.hpp"
-#include "ps/shard_layout.hpp"
 #include "mpi/collective_error.hpp"
+#include "ps/shard_layout.hpp"
 #include "train/resume.hpp"
 
 namespace psbench::train {
@@ -75,11 +75,10 @@ void check_compensation_memory(const TrainOptions& options, const RunSetup& setu
   if (available == 0 || copies + held <= available) return;  // unknown: let the allocation decide
   constexpr double kMiB = 1024.0 * 1024.0;
   std::ostringstream message;
-  message << std::fixed << std::setprecision(1) << "--delay-compensation: parameter server "
-          << setup.topology.rank << " needs " << static_cast<double>(copies) / kMiB << " MiB for " << workers
-          << " copies of its " << shard << "-value shard (W x shard x 4 bytes) besides "
-          << static_cast<double>(held) / kMiB << " MiB it holds already, but its node has "
-          << static_cast<double>(available) / kMiB
+  message << std::fixed << std::setprecision(1) << "--delay-compensation: parameter server " << setup.topology.rank
+          << " needs " << static_cast<double>(copies) / kMiB << " MiB for " << workers << " copies of its " << shard
+          << "-value shard (W x shard x 4 bytes) besides " << static_cast<double>(held) / kMiB
+          << " MiB it holds already, but its node has " << static_cast<double>(available) / kMiB
           << " MiB available (MemAvailable): use more --servers, fewer workers or no --delay-compensation";
   throw UserError(message.str());
 }

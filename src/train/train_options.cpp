@@ -55,7 +55,8 @@ void validate_options(const TrainOptions& options, int world_size) {
         "--mode " +
         std::string(mode_name(options.mode)));
   }
-  if (options.delay_compensation && !(*options.delay_compensation >= 0.0 && std::isfinite(*options.delay_compensation))) {
+  if (options.delay_compensation &&
+      !(*options.delay_compensation >= 0.0 && std::isfinite(*options.delay_compensation))) {
     throw UserError("--delay-compensation must be a finite lambda of 0 or more, got " +
                     std::to_string(*options.delay_compensation));
   }

@@ -34,7 +34,7 @@ struct TrainOptions {
   std::optional<std::uint64_t> bucket_bytes;        ///< --bucket-bytes: sync allreduce bucket (kDefaultBucketBytes)
   bool pipeline = false;                            ///< --pipeline: async push/pull overlaps the next step
   std::optional<int> staleness;                     ///< --staleness s: async bound in clocks (absent: unbounded)
-  std::optional<double> delay_compensation;         ///< --delay-compensation lambda: DC-ASGD on the servers (absent: off)
+  std::optional<double> delay_compensation;         ///< --delay-compensation: DC-ASGD lambda (absent: off)
   std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
   std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached

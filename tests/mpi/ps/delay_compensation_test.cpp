@@ -44,7 +44,11 @@ struct Reference {
   std::vector<std::vector<float>> copies;
 
   Reference(std::vector<float> initial, int workers, float rate_, float momentum_, float lambda_)
-      : rate(rate_), momentum(momentum_), lambda(lambda_), w(std::move(initial)), v(w.size(), 0.0F),
+      : rate(rate_),
+        momentum(momentum_),
+        lambda(lambda_),
+        w(std::move(initial)),
+        v(w.size(), 0.0F),
         copies(static_cast<std::size_t>(workers), w) {}
 
   // Worker k's push of g; with reply, its copy becomes the fresh shard.
@@ -128,8 +132,8 @@ TEST_P(PsDelayCompensation, LambdaZeroIsPlainAsyncBitForBit) {
   ASSERT_EQ(results.size(), 2U);
   std::size_t mismatch = 0;
   while (mismatch < kParameters && results[0][mismatch] == results[1][mismatch]) ++mismatch;
-  EXPECT_EQ(mismatch, kParameters) << "rank " << world.rank() << ": lambda = 0 differs from plain async at "
-                                   << mismatch << ": " << results[0][std::min(mismatch, kParameters - 1)] << " against "
+  EXPECT_EQ(mismatch, kParameters) << "rank " << world.rank() << ": lambda = 0 differs from plain async at " << mismatch
+                                   << ": " << results[0][std::min(mismatch, kParameters - 1)] << " against "
                                    << results[1][std::min(mismatch, kParameters - 1)];
 }
 

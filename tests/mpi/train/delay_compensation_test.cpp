@@ -43,8 +43,7 @@ void run_compensated(std::optional<double> lambda, IntraNode path, std::optional
     ++server_ranks;
     const auto& server = rank["server"];
     ASSERT_TRUE(server.contains("delay_compensation_bytes")) << "rank " << rank["rank"];
-    const std::uint64_t expected =
-        lambda ? kWorkers * server["shard_size"].get<std::uint64_t>() * sizeof(float) : 0;
+    const std::uint64_t expected = lambda ? kWorkers * server["shard_size"].get<std::uint64_t>() * sizeof(float) : 0;
     EXPECT_EQ(server["delay_compensation_bytes"].get<std::uint64_t>(), expected) << "rank " << rank["rank"];
   }
   EXPECT_EQ(server_ranks, 1);
