@@ -19,8 +19,8 @@ results::WorkerEntry worker_entry(const WorkerReport& worker, double origin) {
   for (std::size_t e = 0; e < worker.epochs.size(); ++e) {
     const EpochTally& tally = worker.epochs[e];
     results::WorkerEpoch epoch{
-        tally.epoch, tally.steps, tally.samples, tally.loss_sum, tally.started_at - origin, tally.finished_at - origin,
-        std::nullopt};
+        tally.epoch,  tally.steps, tally.samples, tally.loss_sum, tally.started_at - origin, tally.finished_at - origin,
+        std::nullopt, std::nullopt};
     if (e < worker.epoch_test_accuracy.size()) epoch.test_accuracy = worker.epoch_test_accuracy[e];
     if (tally.evaluation_s > 0.0) epoch.evaluation_s = tally.evaluation_s;
     entry.steps += tally.steps;

@@ -30,10 +30,16 @@ RankEntry worker_rank() {
   worker.steps = 20;
   worker.pushes = 20;
   worker.visits = {2, 2, 2};
-  worker.epochs = {WorkerEpoch{0, 10, 300, 20.5, 0.1, 1.1, std::nullopt}, WorkerEpoch{1, 10, 300, 9.5, 1.1, 2.1, 0.75}};
+  worker.epochs = {WorkerEpoch{0, 10, 300, 20.5, 0.1, 1.1, std::nullopt, 0.25},
+                   WorkerEpoch{1, 10, 300, 9.5, 1.1, 2.1, 0.75, std::nullopt}};
   worker.load = {4096, 0.5, 0.25, 0.008192, "sequential+whole", false};
   entry.worker = worker;
-  entry.evaluation = EvaluationEntry{0.8, 0.55, 100, 0.125, "00112233aabbccdd"};
+  entry.evaluation = EvaluationEntry{0.8,
+                                     0.55,
+                                     100,
+                                     0.125,
+                                     "00112233aabbccdd",
+                                     std::vector<CurvePoint>{CurvePoint{0.5, 10, 200, 0, 1.25, 0.625, 1.0}}};
   return entry;
 }
 
@@ -45,15 +51,44 @@ RankEntry server_rank() {
   entry.cores = 16;
   entry.peak_rss_bytes = 1000;
   entry.phases[Phase::kServerUpdate] = 0.5;
-  entry.server = ServerEntry{0, 0, 25450, 20, 0.5, 0.25, 1.5, 2.0, 0.25, Staleness{0.5, 1, {10, 10}}};
+  entry.server = ServerEntry{
+      0, 0, 25450, 20, 0.5, 0.25, 1.5, 2.0, 0.25, Staleness{0.5, 1, {10, 10}}, ClockStats{3, 0.125, {0.125}, 1, 1}, 0};
   return entry;
 }
 
 ResultsFile sample_results() {
   ResultsFile file;
-  file.config = {"f.h5",       "mlp:32", 20,      2, 0.01, 0.9,      0,  1,    "shared-memory",       "async",
-                 "sequential", "whole",  false,   1, 7,    "r.json", "", true, "crash:rank=1,step=5", "",
-                 300.0,        "c.h5",   "epoch", ""};
+  file.config = {"f.h5",
+                 "mlp:32",
+                 20,
+                 2,
+                 0.01,
+                 0.9,
+                 0,
+                 1,
+                 "shared-memory",
+                 "async",
+                 "sequential",
+                 "whole",
+                 false,
+                 1,
+                 7,
+                 "r.json",
+                 "",
+                 true,
+                 "crash:rank=1,step=5",
+                 "",
+                 300.0,
+                 "c.h5",
+                 "epoch",
+                 "",
+                 262144,
+                 false,
+                 -1,
+                 10,
+                 0.5,
+                 false,
+                 0.0};
   file.env.hosts = {"node-a"};
   file.env.ranks = 2;
   file.env.ranks_per_host = {{"node-a", 2}};
