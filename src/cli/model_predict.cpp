@@ -96,6 +96,9 @@ void add_predict(CLI::App& model) {
   command->add_option("--io", flags->io, "sequential or parallel")->capture_default_str();
   command->add_flag("--pipeline", flags->scenario.pipeline,
                     "workers run as `psbench train --pipeline`: each exchange overlaps the next step");
+  command->add_option("--staleness", flags->scenario.staleness,
+                      "workers run as `psbench train --staleness S` (sim: the servers hold replies as psbench's do; "
+                      "mva and the closed forms ignore the bound: an optimistic bound on throughput)");
   command->add_option("--read", flags->read, "whole or partition (default: whole if sequential, else partition)");
   command
       ->add_option("--platform", flags->platform,

@@ -39,6 +39,7 @@ std::string format_json(const Scenario& scenario, const std::vector<Prediction>&
                                    {"epochs", scenario.epochs},
                                    {"io", io_mode_name(scenario.io)},
                                    {"pipeline", scenario.pipeline},
+                                   {"staleness", scenario.staleness},
                                    {"read", read_mode_name(scenario.read)},
                                    {"platform", scenario.platform.text},
                                    {"ranks_per_node", scenario.ranks_per_node},

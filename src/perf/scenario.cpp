@@ -17,6 +17,9 @@ void check_counts(const Scenario& scenario, int workers, int servers) {
   if (scenario.batch < 1) throw UserError("--batch " + std::to_string(scenario.batch) + " is below 1");
   if (scenario.epochs < 1) throw UserError("--epochs " + std::to_string(scenario.epochs) + " is below 1");
   if (scenario.samples < 1) throw UserError("--samples must be at least 1");
+  if (scenario.staleness < -1) {
+    throw UserError("--staleness must be 0 or more clocks, got " + std::to_string(scenario.staleness));
+  }
 }
 
 // Where the ranks go: all on one node of `this`; elsewhere r per node (a rack with fewer nodes than that
@@ -113,6 +116,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   costs.steps_per_worker = scenario.epochs * ceil_div(partition, scenario.batch);
   costs.training_samples = static_cast<double>(scenario.epochs) * static_cast<double>(scenario.samples);
   costs.pipeline = scenario.pipeline;
+  costs.staleness = scenario.staleness;
   io_costs(calibration, scenario, costs);
   costs.setup_s = setup_seconds(calibration, costs);
   return costs;

@@ -27,6 +27,7 @@ struct Scenario {
   PlatformSpec platform;              ///< where it runs
   int ranks_per_node = 0;             ///< r; 0: every rank on one node of `this`
   bool pipeline = false;              ///< --pipeline: a worker's exchange overlaps its next step
+  int staleness = -1;                 ///< --staleness S in clocks; -1: unbounded
   std::string calib_path;             ///< calib.json it came from
 };
 
@@ -54,6 +55,7 @@ struct StepCosts {
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
   bool pipeline = false;             ///< each worker's push and pull overlap its next step (--pipeline)
+  int staleness = -1;                ///< --staleness S: a server holds a reply while its worker leads by more; -1 off
   /// A server's time per update as psbench's protocol spends it: one push at a time, applied and replied to
   /// before the next, so on a network each update holds it for D_s plus link_transfers transfers of its shard
   /// (the pull overlaps the push's tail on full-duplex links), each through the slower of its own link and the

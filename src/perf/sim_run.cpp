@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <limits>
 #include <map>
 #include <memory>
 #include <random>
@@ -54,6 +55,25 @@ struct World {
   std::vector<SharedCpu*> rank_cpu;                     // per rank: its host's SharedCpu, or none
   std::vector<std::deque<int>> pushes;                  // per server: workers whose push waits, oldest first
   std::vector<sg4::SemaphorePtr> pushed;                // per server: one token per waiting push
+};
+
+// --staleness on one server, as psbench's server does it: a worker's clock is its pushes so far; the reply to a
+// push is held while its worker leads the slowest worker not done by more than S clocks, and sent with the
+// shard as it is at release.
+struct ClockHold {
+  std::vector<std::uint64_t> clocks;  // per worker
+  std::vector<bool> done;             // per worker
+  std::vector<bool> held;             // per worker: its reply waits
+
+  [[nodiscard]] std::uint64_t slowest() const {
+    std::uint64_t low = std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t w = 0; w < clocks.size(); ++w)
+      if (!done[w]) low = std::min(low, clocks[w]);
+    return low;
+  }
+  [[nodiscard]] bool must_hold(int worker, int bound) const {
+    return bound >= 0 && clocks[static_cast<std::size_t>(worker)] > slowest() + static_cast<std::uint64_t>(bound);
+  }
 };
 
 // Gives each host that holds more ranks than cores a SharedCpu (unless SimGrid's own CPU model is asked for).
@@ -185,27 +205,54 @@ void worker(World& world, int index, std::uint64_t seed) {
   for (int s = 0; s < c.servers; ++s) post_push(world, s, new Message{index, 0, true}, 0.0)->wait();
 }
 
+// A held reply, released: the shard at its version now, to the worker's mailbox; waits until it has gone.
+void send_reply(World& world, int shard, int worker) {
+  worker_box(worker)->put_async(new Message{shard, world.versions[shard], false}, shard_bytes(world))->wait();
+}
+
 void server(World& world, int shard, std::uint64_t seed) {
   TimeSampler sampler(world.options.times, seed);
   world.start->wait();
   world.started_at = sg4::Engine::get_clock();
   const StepCosts& c = world.costs;
+  const auto workers = static_cast<std::size_t>(c.workers);
+  ClockHold hold{std::vector<std::uint64_t>(workers, 0), std::vector<bool>(workers, false),
+                 std::vector<bool>(workers, false)};
+  // After any push or done: sends every held reply the bound now lets go.
+  const auto release = [&] {
+    for (std::size_t w = 0; w < workers; ++w) {
+      if (!hold.held[w] || hold.must_hold(static_cast<int>(w), c.staleness)) continue;
+      hold.held[w] = false;
+      send_reply(world, shard, static_cast<int>(w));
+    }
+  };
   int done = 0;
   while (done < c.workers) {
     double begin = 0.0;
     auto message = take_push(world, shard, begin);
+    const auto worker = static_cast<std::size_t>(message->worker);
     if (message->done) {
       ++done;
+      hold.done[worker] = true;
+      release();
       continue;
     }
     world.measures.staleness_sum += static_cast<double>(world.versions[shard] - message->version);
     world.measures.shard_updates += 1.0;
     compute(world, shard, sampler.draw(c.service_s, c.service_cv), world.options.server_priority);
     ++world.versions[shard];
-    sg4::CommPtr reply =
-        worker_box(message->worker)->put_async(new Message{shard, world.versions[shard], false}, shard_bytes(world));
+    ++hold.clocks[worker];
+    // The reply starts while the push's tail still crosses (full-duplex links), unless the bound holds it.
+    sg4::CommPtr reply;
+    if (hold.must_hold(message->worker, c.staleness)) {
+      hold.held[worker] = true;
+    } else {
+      reply =
+          worker_box(message->worker)->put_async(new Message{shard, world.versions[shard], false}, shard_bytes(world));
+    }
     if (push_tail_bytes(world) > 0.0) tail_box(message->worker, shard)->get_unique<Message>();
-    reply->wait();
+    if (reply) reply->wait();
+    release();
     world.measures.server_busy_s += sg4::Engine::get_clock() - begin;
   }
 }

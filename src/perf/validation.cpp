@@ -28,6 +28,7 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.ranks_per_node = options.platform == "this" ? 0 : run.env.ranks / std::max<int>(1, run.env.hosts.size());
   s.calib_path = path;
   s.pipeline = run.config.pipeline.value_or(false);
+  s.staleness = static_cast<int>(run.config.staleness.value_or(-1));
   const ModelShape shape = model_shape(s.model, s.input);
   if (shape.parameters != run.model.parameters) {
     throw UserError("run '" + path + "': model " + s.model + " has " + std::to_string(run.model.parameters) +
@@ -46,8 +47,9 @@ std::string configuration_of(const results::ResultsFile& run) {
   const results::Config& c = run.config;
   return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
          " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
-         (c.pipeline.value_or(false) ? " pipeline" : "") + " W" + std::to_string(run.env.workers) + " S" +
-         std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
+         (c.pipeline.value_or(false) ? " pipeline" : "") +
+         (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") + " W" +
+         std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
 }
 
 // One comparison per configuration: the median, lowest and highest of its runs per phase.

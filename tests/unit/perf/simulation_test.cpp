@@ -183,5 +183,23 @@ TEST(Simulation, PipelineAgreesWithTheClosedFormAndMva) {
   EXPECT_NEAR(four.staleness_mean, 7.0, 0.5);
 }
 
+// --staleness: with random times the fastest worker waits for the slowest whenever it leads by more than S
+// clocks, so a bound costs throughput, and no update is staler than (2S + 1)(W - 1) versions on average.
+TEST(Simulation, StalenessBoundHoldsRepliesAndCostsThroughput) {
+  SimOptions options;
+  options.times = TimeDistribution::kExponential;
+  StepCosts costs = costs_for(4, 1, 400);
+  const Prediction unbounded = simulate(costs, this_machine(), options);
+  costs.staleness = 0;
+  const Prediction bulk = simulate(costs, this_machine(), options);
+  costs.staleness = 4;
+  const Prediction loose = simulate(costs, this_machine(), options);
+  EXPECT_LT(bulk.updates_per_s, 0.9 * unbounded.updates_per_s);
+  EXPECT_LT(bulk.updates_per_s, loose.updates_per_s);
+  EXPECT_LE(loose.updates_per_s, unbounded.updates_per_s * 1.001);
+  EXPECT_LE(bulk.staleness_mean, 3.0);
+  EXPECT_GT(bulk.staleness_mean, 0.0);
+}
+
 }  // namespace
 }  // namespace psbench::perf
