@@ -27,7 +27,9 @@ nlohmann::json expect_sound_curve(const nlohmann::json& results, bool lockstep) 
   EXPECT_FALSE(curve.empty());
   double previous = 0.0;
   for (const auto& point : curve) {
-    if (lockstep) EXPECT_EQ(point.at("steps").get<std::uint64_t>() % kEvery, 0U) << point;
+    if (lockstep) {
+      EXPECT_EQ(point.at("steps").get<std::uint64_t>() % kEvery, 0U) << point;
+    }
     EXPECT_GT(point.at("time_s").get<double>(), previous) << point;
     previous = point.at("time_s").get<double>();
     EXPECT_GE(point.at("accuracy").get<double>(), 0.0);

@@ -167,7 +167,9 @@ TEST(Sgd, CompensatedStepAtLambdaZeroIsApplySliceBitForBit) {
                                             std::span<float>(sent).subspan(offset, length), 0.0F, step % 2 == 1);
       }
       ASSERT_EQ(a, b) << "momentum " << momentum << ", step " << step;
-      if (step % 2 == 1) ASSERT_EQ(sent, b);
+      if (step % 2 == 1) {
+        ASSERT_EQ(sent, b);
+      }
     }
   }
 }
