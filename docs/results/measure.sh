@@ -9,7 +9,7 @@
 # docs/results/raw/ (committed, a few hundred kB) and docs/results/. `calibration` remakes the calibration
 # runs alone.
 #
-# Usage: docs/results/measure.sh [sweep|bench|calibration|report|all]
+# Usage: docs/results/measure.sh [sweep|learners|bench|calibration|report|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data],
 #   REPETITIONS [3] (runs of each sweep configuration, and of each calibration run)
 set -euo pipefail
@@ -116,6 +116,46 @@ run_calibration() {
   done
 }
 
+# The learners between sync and async at W = 4 on Fashion-MNIST (`mlp:512,256`, batch 128, 3 epochs, a test
+# evaluation every 25 steps, target 85 %): sync (4 ranks), and through 1 server bounded staleness s = 0 (BSP), 1
+# and 4, unbounded async, and async with delay compensation (lambda 0.04); each without and with one worker slowed
+# 4x (--straggler rank=2,factor=4, where the runs stop at the target: every learner still waits for the straggler
+# at the end of an epoch, and the question is only how soon it reaches the target). REPETITIONS runs of each,
+# in an order shuffled per repetition, with their manifest. Writes docs/results/raw/learners/.
+run_learners() {
+  local data="$1" folder="$raw/learners" entries=() started job
+  local -A flags=([sync]="--mode sync" [bsp]="--staleness 0" [ssp1]="--staleness 1" [ssp4]="--staleness 4"
+                  [async]="" [dcasgd]="--delay-compensation 0.04")
+  mkdir -p "$folder"
+  started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  rm -f "$folder"/*.json
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    local jobs=()
+    for learner in sync bsp ssp1 ssp4 async dcasgd; do jobs+=("$learner:even" "$learner:straggler"); done
+    for job in $(shuffled "$((100 + repetition))" "${jobs[@]}"); do
+      local learner pace ranks=5 extra=() code=0
+      IFS=: read -r learner pace <<<"$job"
+      [[ $learner == sync ]] && ranks=4
+      [[ $pace == straggler ]] && extra=(--straggler rank=2,factor=4 --stop-at-target)
+      local file="$learner-$pace-r$repetition.json"
+      # shellcheck disable=SC2206  # the learner's flags are words
+      local command=(mpirun --oversubscribe -np "$ranks" "$psbench" train --data "$data" --model mlp:512,256
+        --batch 128 --epochs 3 ${flags[$learner]} "${extra[@]}" --eval-every 25 --target-accuracy 0.85 --quiet
+        --out "$folder/$file")
+      echo "measure: learners $learner $pace #$repetition"
+      "${command[@]}" || code=$?
+      entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"learner\": \"$learner\", \"pace\": \"$pace\", \"repetition\": $repetition, \"exit_code\": $code}")
+    done
+  done
+  local runs
+  runs="$(IFS=,; echo "${entries[*]}")"
+  cat >"$folder/manifest.json.tmp" <<JSON
+{"format": 1, "scheduler": "mpirun", "job_id": "$$", "nodes": ["$(hostname)"], "ranks_per_node": 5,
+ "git_commit": "$(git -C "$root" rev-parse HEAD)", "started": "$started", "runs": [$runs]}
+JSON
+  mv "$folder/manifest.json.tmp" "$folder/manifest.json"
+}
+
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
 # (Paths relative to the repository root, so that report.md quotes a command that works in any checkout.)
 run_report() {
@@ -132,7 +172,8 @@ case "${1:-all}" in
   bench) run_bench ;;
   calibration) make_datasets; run_calibration fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
                run_calibration synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
+  learners) make_datasets; run_learners "$data_dir/fashion-mnist.h5" ;;
   report) run_report ;;
-  all) "$0" sweep; "$0" bench; "$0" report ;;
-  *) echo "measure: error: unknown step '$1' (sweep, bench, calibration, report or all)" >&2; exit 2 ;;
+  all) "$0" sweep; "$0" learners; "$0" bench; "$0" report ;;
+  *) echo "measure: error: unknown step '$1' (sweep, learners, bench, calibration, report or all)" >&2; exit 2 ;;
 esac
