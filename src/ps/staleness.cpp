@@ -36,4 +36,10 @@ std::vector<std::uint64_t> StalenessHistogram::counts() const {
   return {counts_.begin(), counts_.begin() + static_cast<std::ptrdiff_t>(last)};
 }
 
+std::uint64_t staleness_bound(int s, std::uint64_t workers, bool pipeline) {
+  const auto clocks = static_cast<std::uint64_t>(s);
+  const std::uint64_t others = workers > 0 ? workers - 1 : 0;
+  return pipeline ? (2 * clocks + 2) * others + 1 : (2 * clocks + 1) * others;
+}
+
 }  // namespace psbench::ps

@@ -35,4 +35,8 @@ class StalenessHistogram {
   std::uint64_t max_ = 0;
 };
 
+/// The largest staleness `--staleness s` allows with W workers served by the servers' clock rule (src/ps/server.cpp
+/// derives it): (2s + 1)(W - 1), or (2s + 2)(W - 1) + 1 when each worker keeps one exchange in flight (--pipeline).
+std::uint64_t staleness_bound(int s, std::uint64_t workers, bool pipeline);
+
 }  // namespace psbench::ps

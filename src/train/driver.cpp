@@ -1,5 +1,6 @@
 #include "train/driver.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -10,6 +11,7 @@
 #include "mpi/call.hpp"
 #include "mpi/collective_error.hpp"
 #include "ps/shard_layout.hpp"
+#include "ps/staleness.hpp"
 #include "results/binary_codec.hpp"
 #include "results/file_io.hpp"
 #include "train/console.hpp"
@@ -56,6 +58,42 @@ std::string server_line(const results::ServerSummary& server) {
                 "servers: %llu updates, %.1f updates/s, utilisation %.1f%%, staleness mean %.2f max %llu",
                 static_cast<unsigned long long>(server.updates), server.updates_per_s, server.utilization * 100.0,
                 server.staleness.mean, static_cast<unsigned long long>(server.staleness.max));
+  return text;
+}
+
+// The bounded-staleness line: the bound s implies, the largest staleness seen, and what the bound cost (replies
+// held back, the seconds they waited, the widest spread of the workers' clocks), over every server.
+std::string clocks_line(const results::ResultsFile& file, const TrainOptions& options) {
+  std::uint64_t held = 0;
+  std::uint64_t spread = 0;
+  double held_s = 0.0;
+  for (const results::RankEntry& rank : file.per_rank) {
+    if (!rank.server || !rank.server->clocks) continue;
+    held += rank.server->clocks->held_replies;
+    held_s += rank.server->clocks->held_s;
+    spread = std::max(spread, rank.server->clocks->max_clock_spread);
+  }
+  const auto workers = static_cast<std::uint64_t>(file.env.workers);
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "staleness bound s = %d: at most %llu versions, max %llu; %llu replies held %.3f s in all, clock "
+                "spread max %llu",
+                *options.staleness,
+                static_cast<unsigned long long>(ps::staleness_bound(*options.staleness, workers, options.pipeline)),
+                static_cast<unsigned long long>(file.server.staleness.max), static_cast<unsigned long long>(held),
+                held_s, static_cast<unsigned long long>(spread));
+  return text;
+}
+
+// The time-to-target line: when the run first reached --target-accuracy, or that it did not.
+std::string target_line(const results::ResultsFile& file, double target) {
+  char text[128];
+  if (file.train.time_to_target_s) {
+    std::snprintf(text, sizeof text, "time to %.4g%% test accuracy: %.3f s of training", target * 100.0,
+                  *file.train.time_to_target_s);
+  } else {
+    std::snprintf(text, sizeof text, "time to %.4g%% test accuracy: not reached", target * 100.0);
+  }
   return text;
 }
 
@@ -121,6 +159,8 @@ nlohmann::json write_outputs(const std::vector<std::string>& reports, const std:
   if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
   console.summary(file.phases.seconds, final_evaluation(file.per_rank));
   if (setup.topology.servers > 0) console.line(server_line(file.server));
+  if (options.staleness) console.line(clocks_line(file, options));
+  if (options.target_accuracy) console.line(target_line(file, *options.target_accuracy));
   if (const auto warning =
           chance_level_warning(file.train.final_loss, file.train.test_loss, setup.facts.num_classes, options)) {
     std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());  // even with --quiet: the run is void

@@ -22,6 +22,7 @@
 #include "mpi/backoff_wait.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/staleness.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -43,11 +44,6 @@ struct Case {
 
 // What a worker does besides its steps.
 enum class Ending { kSameSteps, kUnevenSteps, kFirstAborts };
-
-std::uint64_t staleness_bound(int s, std::uint64_t workers, bool pipeline) {
-  const auto bound = static_cast<std::uint64_t>(s);
-  return pipeline ? (2 * bound + 2) * (workers - 1) + 1 : (2 * bound + 1) * (workers - 1);
-}
 
 void run_ssp(int servers, int s, const Case& c, Ending ending = Ending::kSameSteps) {
   constexpr int kSteps = 24;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ps/staleness.hpp"
 #include "train/results.hpp"
 #include "train_fixture.hpp"
 
@@ -20,10 +21,7 @@ namespace {
 
 constexpr int kWorkers = 2;
 
-std::uint64_t staleness_bound(int s, bool pipeline) {
-  const auto bound = static_cast<std::uint64_t>(s);
-  return pipeline ? (2 * bound + 2) * (kWorkers - 1) + 1 : (2 * bound + 1) * (kWorkers - 1);
-}
+std::uint64_t staleness_bound(int s, bool pipeline) { return ps::staleness_bound(s, kWorkers, pipeline); }
 
 void run_ssp(int servers, int s, IntraNode path, bool pipeline, const std::string& name) {
   const auto world = mpi::Communicator::world();

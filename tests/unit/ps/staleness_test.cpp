@@ -35,5 +35,15 @@ TEST(Staleness, MergeAddsCounts) {
   EXPECT_EQ(a.max(), 2U);
 }
 
+// The bounds of docs/architecture.md ("Bounded staleness") at hand-computed points.
+TEST(Staleness, BoundOfTheClockRule) {
+  EXPECT_EQ(staleness_bound(0, 4, false), 3U);  // W - 1: bulk-synchronous through the servers
+  EXPECT_EQ(staleness_bound(1, 4, false), 9U);  // 3 x 3
+  EXPECT_EQ(staleness_bound(4, 2, false), 9U);  // 9 x 1
+  EXPECT_EQ(staleness_bound(0, 4, true), 7U);   // 2W - 1
+  EXPECT_EQ(staleness_bound(2, 3, true), 13U);  // 6 x 2 + 1
+  EXPECT_EQ(staleness_bound(3, 1, false), 0U);  // one worker is never stale
+}
+
 }  // namespace
 }  // namespace psbench::ps
