@@ -163,7 +163,7 @@ run_report() {
   "$psbench" model calibrate --bench docs/results/raw/bench/*.json --runs docs/results/raw/calibration/*/*.json \
     --out docs/results/calib.json
   "$psbench" report docs/results/raw/sweep --bench docs/results/raw/bench --calib docs/results/calib.json \
-    --out docs/results
+    --learners docs/results/raw/learners --out docs/results
 }
 
 case "${1:-all}" in

@@ -27,6 +27,7 @@ struct ReportFlags {
   std::string sweep;
   std::string bench;
   std::string calib;
+  std::string learners;
   std::string platform;
   std::string out;
 };
@@ -70,6 +71,7 @@ std::string typed_command(const ReportFlags& flags) {
   std::string command = "psbench report " + flags.sweep;
   if (!flags.bench.empty()) command += " --bench " + flags.bench;
   if (!flags.calib.empty()) command += " --calib " + flags.calib;
+  if (!flags.learners.empty()) command += " --learners " + flags.learners;
   if (!flags.platform.empty()) command += " --platform " + flags.platform;
   return command + " --out " + flags.out;
 }
@@ -78,6 +80,7 @@ std::vector<std::string> module_arguments(const ReportFlags& flags, int error_fd
   std::vector<std::string> args{python_interpreter(), "-m", "psbench_report", flags.sweep, "--out", flags.out};
   if (!flags.bench.empty()) args.insert(args.end(), {"--bench", flags.bench});
   if (!flags.calib.empty()) args.insert(args.end(), {"--calib", flags.calib});
+  if (!flags.learners.empty()) args.insert(args.end(), {"--learners", flags.learners});
   if (!flags.platform.empty()) args.insert(args.end(), {"--platform", flags.platform});
   args.insert(args.end(), {"--psbench", own_executable().string(), "--command", typed_command(flags), "--error-fd",
                            std::to_string(error_fd)});
@@ -163,10 +166,13 @@ void run_module(const ReportFlags& flags) {
 void add_report_command(CLI::App& app) {
   auto flags = std::make_shared<ReportFlags>();
   CLI::App* command = app.add_subcommand(
-      "report", "Figures and answers to RQ1-RQ5 from a sweep, the benchmarks and the model (report.md, PNG, SVG)");
+      "report",
+      "Figures and answers to RQ1-RQ5 from a sweep, the benchmarks, the model and learner runs (report.md, PNG, SVG)");
   command->add_option("SWEEP_DIR", flags->sweep, "folder of results files (and the job's manifest.json)")->required();
   command->add_option("--bench", flags->bench, "folder of benchmark files (results/bench)");
   command->add_option("--calib", flags->calib, "calibration file for `psbench model predict`");
+  command->add_option("--learners", flags->learners,
+                      "folder of learner runs with --eval-every curves: figure 9 and the time-to-target table");
   command->add_option("--platform", flags->platform, "platform of the scale study, figure 7 (default: bluewaters)");
   command->add_option("--out", flags->out, "folder for report.md and the figures")->required();
   command->callback([flags] {

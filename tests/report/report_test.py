@@ -79,6 +79,60 @@ class ReportTest(unittest.TestCase):
             self.assertIn(fragment, lines[0])
         self.assertFalse((self.scratch / "out").exists(), "a failed report must write nothing")
 
+    def make_learners(self, times: dict) -> Path:
+        """A learners folder from the fixture's W = 2 run: one results file per (learner flags, straggler) of times,
+        each with a curve that crosses 0.85 at the given time (None: stays below it)."""
+        folder = self.scratch / "learners"
+        folder.mkdir()
+        base = json.loads((SWEEP / "w2-s1-sequential.json").read_text())
+        base["format"] = 2
+        base["env"].update(cpu="AMD EPYC 7B13", onednn_isa="avx2")
+        for index, ((mode, staleness, compensation, straggler), reached) in enumerate(times.items()):
+            run = json.loads(json.dumps(base))
+            run["config"].update(mode=mode, staleness=staleness, delay_compensation=compensation,
+                                 straggler=straggler, target_accuracy=0.85, stop_at_target=bool(straggler))
+            end = 2.0 * (reached or 5.0)
+            run["curve"] = [{"time_s": end * k / 4, "accuracy": 0.70 + (0.17 if reached else 0.1) * k / 4,
+                             "samples": 100 * k, "steps": k, "epoch": 0, "loss": 1.0, "test_loss": 1.0}
+                            for k in range(1, 5)]
+            run["train"]["time_to_target_s"] = reached
+            (folder / f"run{index}.json").write_text(json.dumps(run))
+        return folder
+
+    def test_learners_figure_table_and_answer(self):
+        """Figure 9, the time-to-target table (median of the runs that reached it) and RQ5's verdict on the SSP claim
+        come from the learner runs."""
+        slow = "rank=2,factor=4"
+        folder = self.make_learners({("sync", -1, 0.0, ""): 1.5, ("async", -1, 0.0, ""): 0.8,
+                                     ("async", 0, 0.0, slow): 6.0, ("async", 4, 0.0, slow): 4.0,
+                                     ("async", -1, 0.0, slow): 1.2, ("async", -1, 0.04, ""): None})
+        out = self.scratch / "out"
+        done = run_psbench("report", SWEEP, "--learners", folder, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        self.assertIn("### Figure 9:", text)
+        width, height = png_size(out / "fig9_learners.png")
+        self.assertGreaterEqual(width, 1000)
+        self.assertGreaterEqual(height, 600)
+        table = text[text.index("## Learners: time to 85% test accuracy"):]
+        self.assertIn("| sync (allreduce) | even | 1.50 s (1.50-1.50, 1/1) |", table)
+        self.assertIn("| DC-ASGD λ = 0.04 | even | not reached (0/1) |", table)
+        self.assertIn("| SSP s = 4 | one straggler | 4.00 s (4.00-4.00, 1/1) |", table)
+        rq5 = text[text.index("## RQ5"):text.index("## Learners")]
+        self.assertIn("Without a straggler the first to reach 85% was async (unbounded) (0.80 s).", rq5)
+        self.assertIn("s = 0 took 6.00 s, s = 4 4.00 s, unbounded async 1.20 s.", rq5)
+        self.assertIn("before s = 0 beside a straggler holds", rq5)
+        self.assertIn("--learners", text)
+
+    def test_learner_run_without_curve(self):
+        folder = self.make_learners({("async", -1, 0.0, ""): 1.0})
+        path = folder / "run0.json"
+        document = json.loads(path.read_text())
+        del document["curve"]
+        path.write_text(json.dumps(document))
+        done = run_psbench("report", SWEEP, "--learners", folder, "--out", self.scratch / "out")
+        self.assert_one_error(done, "run0.json", "'curve'")
+
     def test_every_section_and_figure(self):
         """Every section and figure of a format 2 sweep (`psbench model validate`, behind figure 8, reads format 2
         results files only)."""

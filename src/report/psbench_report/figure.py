@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bench import BenchSet
+from .learners import LearnerSet
 from .model import KINDS, SaturationModel, curve
 from .predictions import Curves
 from .sweep import Sweep
@@ -18,6 +19,7 @@ class Context:
     curves: Curves
     out: Path
     saturation: SaturationModel  # `psbench model saturation` for figure 6
+    learners: LearnerSet | None = None  # `--learners DIR` for figure 9
 
 
 @dataclass

@@ -4,6 +4,7 @@ import subprocess
 from pathlib import Path
 
 from . import answers
+from .learners_md import learners_answer, learners_table
 from .numbers import percent
 from .validation import validated
 
@@ -142,9 +143,9 @@ def write_report(context, results: list, command: str) -> Path:
     parts += _provenance(context, command) + _not_drawn(results)
     for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves),
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
-                   answers.rq5(sweep, curves)):
+                   answers.rq5(sweep, curves) + "\n".join(learners_answer(context.learners))):
         parts += [answer, ""]
-    parts += _figures(results) + _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
+    parts += learners_table(context.learners) + _figures(results) + _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
     partial = context.out / ".report.md.partial"
     partial.write_text("\n".join(parts), encoding="utf-8")
