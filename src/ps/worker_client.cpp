@@ -179,6 +179,8 @@ void WorkerClient::start(std::span<const float> gradients, std::span<const float
     push_headers_[slot] = step;
     push_headers_[slot].kind = PushKind::kGradient;
     push_headers_[slot].version = versions[slot];
+    traffic_.sent += sizeof(PushHeader) + size * sizeof(float);
+    traffic_.received += sizeof(PullHeader) + size * sizeof(float);
     if (Mailbox* mailbox = mailboxes_[slot]; mailbox != nullptr) {
       if (gradients.data() != shared_gradients_.data()) {
         std::copy_n(gradients.begin() + static_cast<std::ptrdiff_t>(begin), size,
@@ -369,6 +371,7 @@ void WorkerClient::finish(PushKind kind) {
   PushHeader done;
   done.kind = kind;
   ++sequence_;
+  traffic_.sent += static_cast<std::uint64_t>(topology_.servers) * sizeof(PushHeader);
   for (int k = 0; k < topology_.servers; ++k) {
     if (Mailbox* mailbox = mailboxes_[static_cast<std::size_t>(k)]; mailbox != nullptr) {
       mailbox->header = done;
@@ -388,6 +391,7 @@ void WorkerClient::receive_final_shards(std::span<float> parameters) {
                                topology_.server_rank(k), kTagFinalShard, comm_.native(), request));
   }
   mpi::wait_all(receives_.all());
+  traffic_.received += parameters.size() * sizeof(float);
 }
 
 }  // namespace psbench::ps

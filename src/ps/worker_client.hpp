@@ -97,7 +97,17 @@ class WorkerClient {
     double wall_s = 0.0;  ///< seconds
     double wait_s = 0.0;  ///< seconds
   };
+  /// The exchanges' wall and blocked time so far.
   [[nodiscard]] Timing timing() const { return timing_; }
+  /// Bytes this worker has handed over so far, to every server together: headers and shards of its pushes
+  /// and of the replies, its done or abort headers and the final shards, whether they went by MPI message or
+  /// through the shared window's mailboxes (where the server reads the gradient and writes the reply).
+  struct Traffic {
+    std::uint64_t sent = 0;      ///< bytes
+    std::uint64_t received = 0;  ///< bytes
+  };
+  /// The bytes counted so far.
+  [[nodiscard]] Traffic traffic() const { return traffic_; }
 
  private:
   /// Starts one push of gradients tagged with versions: sends straight from sources (gradients, or the send
@@ -157,6 +167,7 @@ class WorkerClient {
   bool in_flight_ = false;
   double started_at_ = 0.0;  // when the exchange in flight started
   Timing timing_;
+  Traffic traffic_;
 };
 
 }  // namespace psbench::ps

@@ -128,6 +128,8 @@ void fields(Self& x, Visit&& visit) {
   visit("wall_s", x.wall_s);
   visit("wait_s", x.wait_s);
   visit("hidden_fraction", x.hidden_fraction);
+  visit("bytes_sent", x.bytes_sent);
+  visit("bytes_received", x.bytes_received);
 }
 
 /// Visits every member of WorkerEntry with its key.

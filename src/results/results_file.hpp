@@ -133,11 +133,14 @@ struct WorkerEpoch {
 
 /// How much of a worker's exchange was hidden behind its compute (`per_rank[].worker.exchange`): wall_s runs
 /// from each step's first send (or collective start) to the moment its result was taken, wait_s is the part
-/// the worker spent blocked on it; hidden_fraction = 1 - wait_s / wall_s (0 without an exchange).
+/// the worker spent blocked on it; hidden_fraction = 1 - wait_s / wall_s (0 without an exchange). bytes_sent and
+/// bytes_received count the run's bytes on the wire (docs/results.md says what each mode counts).
 struct ExchangeTiming {
-  double wall_s = 0.0;           ///< summed over steps
-  double wait_s = 0.0;           ///< summed over steps: the exchange's un-hidden part
-  double hidden_fraction = 0.0;  ///< 1 - wait_s / wall_s
+  double wall_s = 0.0;                          ///< summed over steps
+  double wait_s = 0.0;                          ///< summed over steps: the exchange's un-hidden part
+  double hidden_fraction = 0.0;                 ///< 1 - wait_s / wall_s
+  std::optional<std::uint64_t> bytes_sent;      ///< over the run (optional in format 2: older files lack it)
+  std::optional<std::uint64_t> bytes_received;  ///< over the run (optional in format 2: older files lack it)
   /// Member-wise equality.
   bool operator==(const ExchangeTiming&) const = default;
 };

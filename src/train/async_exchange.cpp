@@ -90,7 +90,8 @@ class AsyncExchange final : public GradientExchange {
 
   [[nodiscard]] ExchangeTotals totals() const override {
     const ps::WorkerClient::Timing timing = client_.timing();
-    return {timing.wall_s, timing.wait_s};
+    const ps::WorkerClient::Traffic traffic = client_.traffic();
+    return {timing.wall_s, timing.wait_s, traffic.sent, traffic.received};
   }
 
  private:

@@ -97,6 +97,27 @@ std::string target_line(const results::ResultsFile& file, double target) {
   return text;
 }
 
+// The exchange's bytes per worker step, over every worker's run (none in local mode).
+std::optional<std::string> exchange_line(const std::vector<results::RankEntry>& per_rank) {
+  std::uint64_t sent = 0;
+  std::uint64_t received = 0;
+  std::uint64_t steps = 0;
+  int workers = 0;
+  for (const results::RankEntry& entry : per_rank) {
+    if (!entry.worker || !entry.worker->exchange || !entry.worker->exchange->bytes_sent) continue;
+    sent += *entry.worker->exchange->bytes_sent;
+    received += entry.worker->exchange->bytes_received.value_or(0);
+    steps += entry.worker->steps;
+    ++workers;
+  }
+  if (steps == 0) return std::nullopt;
+  char text[256];
+  std::snprintf(text, sizeof text, "exchange: %.0f bytes sent, %.0f received per step and worker (%d worker(s))",
+                static_cast<double>(sent) / static_cast<double>(steps),
+                static_cast<double>(received) / static_cast<double>(steps), workers);
+  return text;
+}
+
 std::string trace_document(const std::vector<std::string>& rank_events, const TrainOptions& options) {
   std::string document = R"({"displayTimeUnit":"ms","otherData":{"tool":"psbench train","config":)" +
                          options_to_json(options).dump() + R"(},"traceEvents":[)";
@@ -158,6 +179,7 @@ nlohmann::json write_outputs(const std::vector<std::string>& reports, const std:
   results::write_results_file(options.out_path, file);
   if (!options.trace_path.empty()) write_file_atomically(options.trace_path, trace_document(traces, options));
   console.summary(file.phases.seconds, final_evaluation(file.per_rank));
+  if (const std::optional<std::string> line = exchange_line(file.per_rank)) console.line(*line);
   if (setup.topology.servers > 0) console.line(server_line(file.server));
   if (options.staleness) console.line(clocks_line(file, options));
   if (options.target_accuracy) console.line(target_line(file, *options.target_accuracy));

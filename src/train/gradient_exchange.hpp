@@ -25,11 +25,19 @@ struct StepInfo {
 };
 
 /// A worker's exchange, summed over its steps: wall_s from each step's first send (or collective start) to the
-/// moment its result was taken, wait_s the part of it the worker was blocked.
+/// moment its result was taken, wait_s the part of it the worker was blocked; bytes_sent and bytes_received what
+/// it handed to MPI and took back (async: every push, reply, done header and final shard; a collective: what a
+/// ring allreduce of it moves per rank, ring_allreduce_bytes()).
 struct ExchangeTotals {
-  double wall_s = 0.0;  ///< seconds
-  double wait_s = 0.0;  ///< seconds
+  double wall_s = 0.0;               ///< seconds
+  double wait_s = 0.0;               ///< seconds
+  std::uint64_t bytes_sent = 0;      ///< bytes
+  std::uint64_t bytes_received = 0;  ///< bytes
 };
+
+/// Bytes each rank sends (and receives) in a ring allreduce of bytes over ranks ranks: 2 (ranks - 1) / ranks x
+/// bytes, rounded down (reduce-scatter, then all-gather, each moving (ranks - 1) of ranks segments); 0 alone.
+std::uint64_t ring_allreduce_bytes(std::uint64_t bytes, int ranks);
 
 /// Turns one step's gradient into the parameters of the next step: by a local SGD update, by a push and
 /// pull against the parameter servers, or by an allreduce among workers. Allocates no buffer per step.

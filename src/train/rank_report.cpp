@@ -32,7 +32,8 @@ results::WorkerEntry worker_entry(const WorkerReport& worker, double origin) {
   if (worker.exchange) {
     const ExchangeTotals& exchange = *worker.exchange;
     entry.exchange = results::ExchangeTiming{exchange.wall_s, exchange.wait_s,
-                                             exchange.wall_s > 0.0 ? 1.0 - exchange.wait_s / exchange.wall_s : 0.0};
+                                             exchange.wall_s > 0.0 ? 1.0 - exchange.wait_s / exchange.wall_s : 0.0,
+                                             exchange.bytes_sent, exchange.bytes_received};
   }
   return entry;
 }

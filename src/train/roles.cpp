@@ -90,6 +90,13 @@ StepObserver step_observer(const RoleContext& context, ReplicaCheckpoints* check
   };
 }
 
+// The trace's counter of the bytes the exchange has moved so far (none in local mode).
+void record_bytes(const RoleContext& context, const GradientExchange& exchange) {
+  if (context.options.mode == Mode::kLocal) return;
+  const ExchangeTotals totals = exchange.totals();
+  context.trace.record_bytes(monotonic_seconds(), totals.bytes_sent, totals.bytes_received);
+}
+
 }  // namespace
 
 ServerReport run_server(const RoleContext& context, RunSetup& setup) {
@@ -198,6 +205,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
       context.live_epochs.push_back(record);
       context.console.epoch_line(record, epochs);
     }
+    record_bytes(context, *exchange);
     if (trainer.stopped_at_target()) break;  // every worker stops at the target together (TrainingEvaluation)
   }
   if (const std::optional<StopPoint>& stop = trainer.stop()) {
@@ -205,6 +213,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
     (stop->own_loss ? report.diverged : report.stopped) = line;
   }
   if (!trainer.stop() || !trainer.stop()->own_loss) exchange->finish();  // abort() already told the servers
+  record_bytes(context, *exchange);
   if (during) {  // after the servers heard done: a worker waiting here must not hold back anyone's clock
     during->finish();
     report.curve = during->curve();

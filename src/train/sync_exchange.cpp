@@ -53,6 +53,9 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
         requests_(bucket_count(gradients.size(), bucket_values_), "the sync allreduce's buckets"),
         padded_steps_(
             static_cast<std::size_t>(workers.allreduce(static_cast<std::uint64_t>(own_steps), mpi::ReduceOp::kMax))) {
+    for (std::size_t k = 0; k < requests_.size(); ++k) {
+      step_bytes_ += ring_allreduce_bytes((bucket_end(k) - bucket_begin(k)) * sizeof(float), workers.size());
+    }
     if (!kPersistent) return;
     for (std::size_t k = 0; k < requests_.size(); ++k) {
       const std::size_t begin = bucket_begin(k);
@@ -98,6 +101,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     poison_ = true;
     start_remaining();
     PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
+    count_step_bytes();
     next_bucket_ = 0;
   }
 
@@ -148,6 +152,11 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     next_bucket_ = k + 1;
   }
 
+  void count_step_bytes() {
+    totals_.bytes_sent += step_bytes_;
+    totals_.bytes_received += step_bytes_;
+  }
+
   void start_remaining() {
     while (next_bucket_ < requests_.size()) start_next();
   }
@@ -163,6 +172,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
       totals_.wait_s += taken - wait_start;
       totals_.wall_s += taken - started_at_;
     }
+    count_step_bytes();
     next_bucket_ = 0;
     // A worker whose loss was not finite poisons the sum (abort()); one look costs nothing per step.
     if (!std::isfinite(reduced_.span()[0])) {
@@ -181,9 +191,10 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
   std::size_t bucket_values_;
   mpi::RequestSet requests_;  // bucket k's allreduce
   std::size_t padded_steps_;
-  std::size_t next_bucket_ = 0;  // buckets started this step
-  bool poison_ = false;          // this step's loss was not finite
-  double started_at_ = 0.0;      // when this step's first bucket started
+  std::uint64_t step_bytes_ = 0;  // each way, per step: every bucket's ring_allreduce_bytes()
+  std::size_t next_bucket_ = 0;   // buckets started this step
+  bool poison_ = false;           // this step's loss was not finite
+  double started_at_ = 0.0;       // when this step's first bucket started
   ExchangeTotals totals_;
   bool stopped_ = false;
 };

@@ -60,6 +60,10 @@ void TraceRecorder::record(SliceKind kind, double start, double end, std::uint32
   track.kept.push_back(Slice{start, end - start, label_index});
 }
 
+void TraceRecorder::record_bytes(double at, std::uint64_t sent, std::uint64_t received) {
+  if (enabled()) bytes_.push_back({at, sent, received});
+}
+
 std::string TraceRecorder::events_json(int rank, const std::string& track_name, double origin) const {
   std::string out;
   char line[256];
@@ -94,6 +98,14 @@ std::string TraceRecorder::events_json(int rank, const std::string& track_name, 
                     track.seconds);
       out += line;
     }
+  }
+  for (const BytesSample& sample : bytes_) {
+    std::snprintf(line, sizeof line,
+                  R"(,{"name":"rank %d exchange bytes","cat":"bytes","ph":"C","pid":0,"tid":%d,"ts":%.3f,)"
+                  R"("args":{"sent":%llu,"received":%llu}})",
+                  rank, rank, (sample.at - origin) * 1e6, static_cast<unsigned long long>(sample.sent),
+                  static_cast<unsigned long long>(sample.received));
+    out += line;
   }
   return out;
 }

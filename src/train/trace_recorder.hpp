@@ -46,6 +46,9 @@ class TraceRecorder {
   [[nodiscard]] bool enabled() const { return capacity_ > 0; }
   /// Records one occurrence from start to end (monotonic seconds); label_index numbers epochs.
   void record(SliceKind kind, double start, double end, std::uint32_t label_index = 0);
+  /// Records the bytes this rank's exchange has sent and received so far, at time at (monotonic seconds): one
+  /// sample of its counter track; called at each epoch's end and after the last step, so memory grows by epochs.
+  void record_bytes(double at, std::uint64_t sent, std::uint64_t received);
   /// Trace-event JSON objects of this rank (comma-separated, no brackets) with times relative to origin,
   /// on track tid = rank, named after the rank's role.
   [[nodiscard]] std::string events_json(int rank, const std::string& track_name, double origin) const;
@@ -65,8 +68,14 @@ class TraceRecorder {
     std::uint64_t occurrences = 0;
     double seconds = 0.0;
   };
+  struct BytesSample {
+    double at = 0.0;
+    std::uint64_t sent = 0;
+    std::uint64_t received = 0;
+  };
   std::size_t capacity_;
   std::array<Track, kSliceKindCount> tracks_;
+  std::vector<BytesSample> bytes_;
 };
 
 }  // namespace psbench::train
