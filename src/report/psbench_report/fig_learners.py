@@ -49,8 +49,7 @@ def draw(context: Context) -> FigureResult:
     stragglers = learners.stragglers()
     stopped = any(run.stopped_at_target for run in learners.runs if run.slowed)
     paces = [(False, "all workers at one pace"),
-             (True, f"one straggler (--straggler {', '.join(stragglers) or 'none'})"
-                    + (", runs stop at the target" if stopped else ""))]
+             (True, f"one straggler ({', '.join(stragglers) or 'none'})" + (", stopped at the target" if stopped else ""))]
     figure, axes = new_figure(1, 2, height=5.0)
     everyone = sorted({run.learner for run in learners.runs}, key=lambda learner: learner.order())
     rank = {learner: index for index, learner in enumerate(everyone)}
@@ -62,7 +61,10 @@ def draw(context: Context) -> FigureResult:
             result.gaps.append(f"no learner runs {'with' if slowed else 'without'} a straggler")
             continue
         handles.update(_panel(axes[0][col], groups, learners.target(), rank))
-        axes[0][col].set_title(title)
+        axes[0][col].set_title(title, fontsize=9)
+    low = min(axis.get_ylim()[0] for axis in axes[0])
+    for axis in axes[0]:
+        axis.set_ylim(bottom=low)
     figure_legend(figure, [handles[learner] for learner in everyone], [learner.label for learner in everyone], ncol=3)
     figure.suptitle("Test accuracy against training time per learner (measured runs)")
     result.files = save(figure, context.out, result.stem)

@@ -9,6 +9,15 @@ def _pace(slowed: bool) -> str:
     return "one straggler" if slowed else "even"
 
 
+def _measured(learners: LearnerSet) -> str:
+    """', measured at commit C from S' from the folder's manifest, or nothing without one."""
+    manifest = learners.manifest
+    if manifest is None:
+        return ""
+    return "".join([f", measured at commit `{manifest.git_commit}`" if manifest.git_commit else "",
+                    f" from {manifest.started}" if manifest.started else ""])
+
+
 def learners_table(learners: LearnerSet | None) -> list:
     """One row per learner and pace: time to the target, final test accuracy, samples/s, largest staleness."""
     if learners is None:
@@ -16,7 +25,8 @@ def learners_table(learners: LearnerSet | None) -> list:
     target = learners.target()
     aim = f"{100 * target:g}%" if target is not None else "the target"
     lines = [f"## Learners: time to {aim} test accuracy", "",
-             f"From `{learners.folder}` (figure 9): W = {learners.runs[0].workers} workers; medians over the runs, "
+             f"From `{learners.folder}` (figure 9{_measured(learners)}): W = {learners.runs[0].workers} workers; "
+             "medians over the runs, "
              "the time to the target over the runs that reached it. The final accuracy of a run stopped at the "
              "target is the accuracy it stopped at.", "",
              f"| learner | pace | time to {aim} (s) | final test accuracy | samples/s | staleness max | runs |",
@@ -45,13 +55,13 @@ def _fastest(groups: list) -> str:
 
 
 def learners_answer(learners: LearnerSet | None) -> list:
-    """RQ5's paragraph on statistical efficiency: what samples/s leaves out, from the learner runs."""
+    """RQ5's paragraph on statistical efficiency (its lines): what samples/s leaves out, from the learner runs."""
     if learners is None:
-        return ["", "Time to accuracy is not answered: no learner runs were given (`--learners`)."]
+        return ["Time to accuracy is not answered: no learner runs were given (`--learners`)."]
     target = learners.target()
     aim = f"{100 * target:g}%" if target is not None else "the target"
     even, slowed = learners.groups(False), learners.groups(True)
-    lines = ["", "**Samples per second is not time to accuracy** (figure 9, the learners table): the model predicts "
+    lines = ["**Samples per second is not time to accuracy** (figure 9, the learners table): the model predicts "
              "throughput, while a stale gradient buys samples per second with accuracy per sample. "
              f"Without a straggler the first to reach {aim} was {_fastest(even)}."]
     bsp, ssp4, free = _time(slowed, "bsp"), _time(slowed, "ssp", 4.0), _time(slowed, "async")

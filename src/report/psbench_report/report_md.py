@@ -143,7 +143,7 @@ def write_report(context, results: list, command: str) -> Path:
     parts += _provenance(context, command) + _not_drawn(results)
     for answer in (answers.rq1(sweep, curves), answers.rq2(sweep, curves),
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
-                   answers.rq5(sweep, curves) + "\n".join(learners_answer(context.learners))):
+                   answers.rq5(sweep, curves) + "\n\n" + "\n".join(learners_answer(context.learners))):
         parts += [answer, ""]
     parts += learners_table(context.learners) + _figures(results) + _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
