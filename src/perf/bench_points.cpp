@@ -63,6 +63,9 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
     } else if (family == "BM_LocalUpdate" || family == "BM_SgdUpdate") {
       points.update.push_back({x, seconds});
       note_source(points, "update", path);
+    } else if (family == "BM_DelayCompensatedUpdate") {
+      points.update_compensated.push_back({x, seconds});
+      note_source(points, "update_compensated", path);
     } else if (family == "BM_Hdf5SerialRead") {
       points.serial_read.push_back({x, seconds});
       note_source(points, "serial_read", path);

@@ -16,6 +16,7 @@ struct BenchPoints {
   std::vector<Point> exchange_messages;                       ///< seconds vs bytes, path:0
   std::vector<Point> exchange_shared_window;                  ///< seconds vs bytes, path:1
   std::vector<Point> update;                                  ///< seconds vs bytes
+  std::vector<Point> update_compensated;                      ///< DC-ASGD's update: seconds vs bytes
   std::vector<Point> serial_read;                             ///< seconds vs bytes
   std::vector<double> parallel_read_Bps;                      ///< bytes/s
   std::vector<results::SaturationRun> saturation;             ///< server_saturation curves

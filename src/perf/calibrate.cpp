@@ -41,6 +41,10 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
     c.exchange_shared_window =
         fit_table(points.exchange_shared_window, points.sources.at("exchange_shared_window"), "push/pull");
   if (!points.update.empty()) c.update = fit_table(points.update, points.sources.at("update"), "the update time");
+  if (!points.update_compensated.empty()) {
+    c.update_compensated = fit_table(points.update_compensated, points.sources.at("update_compensated"),
+                                     "the delay-compensated update time");
+  }
   if (!points.serial_read.empty()) {
     c.disk_sequential = fit_line(points.serial_read, points.sources.at("serial_read"), "the serial read");
     c.disk_sequential_Bps = {c.disk_sequential.slope > 0 ? 1.0 / c.disk_sequential.slope : 0.0,

@@ -35,6 +35,7 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"exchange_messages_s_vs_bytes", c.exchange_messages},
           {"exchange_shared_window_s_vs_bytes", c.exchange_shared_window},
           {"update_s_vs_bytes", c.update},
+          {"update_compensated_s_vs_bytes", c.update_compensated},
           {"service_cv", c.service_cv},
           {"service_scale", c.service_scale},
           {"disk_sequential_Bps", c.disk_sequential_Bps},
@@ -56,6 +57,9 @@ Calibration calibration_from(const nlohmann::json& in) {
   c.exchange_messages = in.at("exchange_messages_s_vs_bytes").get<LinearFit>();
   c.exchange_shared_window = in.at("exchange_shared_window_s_vs_bytes").get<LinearFit>();
   c.update = in.at("update_s_vs_bytes").get<LinearFit>();
+  if (in.contains("update_compensated_s_vs_bytes")) {  // optional: calibrations made before DC-ASGD lack it
+    c.update_compensated = in.at("update_compensated_s_vs_bytes").get<LinearFit>();
+  }
   c.service_cv = in.at("service_cv").get<FittedValue>();
   c.service_scale = in.at("service_scale").get<FittedValue>();
   c.disk_sequential_Bps = in.at("disk_sequential_Bps").get<FittedValue>();

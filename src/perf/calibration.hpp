@@ -34,6 +34,7 @@ struct Calibration {
   LinearFit exchange_messages;       ///< one push+pull round trip (1 server, 1 worker) vs bytes, messages
   LinearFit exchange_shared_window;  ///< the same through the shared window
   LinearFit update;                  ///< the server's SGD update alone vs bytes
+  LinearFit update_compensated;      ///< the DC-ASGD update (--delay-compensation) vs bytes (0 points: not measured)
   FittedValue service_cv;            ///< coefficient of variation of D (0: not measured)
   FittedValue service_scale;         ///< measured D over the update fit's D (1: no runs or saturation file)
   FittedValue disk_sequential_Bps;   ///< one reader's bandwidth, bytes/s

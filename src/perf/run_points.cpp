@@ -40,11 +40,19 @@ double read_end_s(const results::ResultsFile& run) {
   return end;
 }
 
+bool delay_compensated(const results::ResultsFile& run) {
+  return std::any_of(run.per_rank.begin(), run.per_rank.end(), [](const results::RankEntry& rank) {
+    return rank.server && rank.server->delay_compensation_bytes.value_or(0) > 0;
+  });
+}
+
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points) {
   if (run.config.mode != "async") return;
   points.sources.push_back(path);
   add_reads(run, points);
   if (run.env.workers + run.env.servers > run.env.cores) return;  // contended: every time holds waits for a core
+  // A delay-compensated run's servers apply another update (its own benchmark's fit), not D_s's.
+  if (delay_compensated(run)) return;
   const double service = mean_service_per_update(run);
   const double bytes = static_cast<double>(run.model.parameter_bytes);
   if (service > 0.0) points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});

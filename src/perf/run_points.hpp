@@ -24,6 +24,10 @@ struct RunPoints {
 /// without readers).
 double read_end_s(const results::ResultsFile& run);
 
+/// Whether the run's servers applied DC-ASGD's update (--delay-compensation, lambda 0 included: the servers kept
+/// their shard copies, per_rank[].server.delay_compensation_bytes).
+bool delay_compensated(const results::ResultsFile& run);
+
 /// Adds one async run's points; a run whose ranks outnumber its cores gives only read points, since its
 /// compute, service and set-up times include waiting for a core. Sync and local runs are skipped.
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points);

@@ -22,6 +22,16 @@ void check_counts(const Scenario& scenario, int workers, int servers) {
   }
 }
 
+// DC-ASGD's update of a shard of shard_bytes: its own benchmark's fit; a calibration without it cannot say.
+double compensated_update_s(const Calibration& calibration, double shard_bytes) {
+  if (calibration.update_compensated.points == 0) {
+    throw UserError(
+        "the calibration has no delay-compensated update (BM_DelayCompensatedUpdate in "
+        "server_update.json): run bench/run_all.sh --only server_update and calibrate again");
+  }
+  return calibration.update_compensated.at(shard_bytes);
+}
+
 // Where the ranks go: all on one node of `this`; elsewhere r per node (a rack with fewer nodes than that
 // needs packs more ranks on each).
 void place(const Scenario& scenario, StepCosts& costs) {
@@ -44,7 +54,8 @@ void place(const Scenario& scenario, StepCosts& costs) {
 void exchange_costs(const Calibration& calibration, const Scenario& scenario, StepCosts& costs) {
   const double bytes = costs.parameter_bytes;
   const double shard_bytes = bytes / costs.servers;
-  const double update = calibration.update.at(shard_bytes);
+  const double update =
+      scenario.delay_compensation ? compensated_update_s(calibration, shard_bytes) : calibration.update.at(shard_bytes);
   costs.service_s = update * (calibration.service_scale.points > 0 ? calibration.service_scale.value : 1.0);
   const PlatformSpec& platform = scenario.platform;
   if (platform.kind == PlatformKind::kThis) {

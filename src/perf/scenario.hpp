@@ -28,6 +28,7 @@ struct Scenario {
   int ranks_per_node = 0;             ///< r; 0: every rank on one node of `this`
   bool pipeline = false;              ///< --pipeline: a worker's exchange overlaps its next step
   int staleness = -1;                 ///< --staleness S in clocks; -1: unbounded
+  bool delay_compensation = false;    ///< --delay-compensation: the servers apply DC-ASGD's update
   std::string calib_path;             ///< calib.json it came from
 };
 

@@ -29,6 +29,7 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.calib_path = path;
   s.pipeline = run.config.pipeline.value_or(false);
   s.staleness = static_cast<int>(run.config.staleness.value_or(-1));
+  s.delay_compensation = delay_compensated(run);
   const ModelShape shape = model_shape(s.model, s.input);
   if (shape.parameters != run.model.parameters) {
     throw UserError("run '" + path + "': model " + s.model + " has " + std::to_string(run.model.parameters) +
@@ -48,7 +49,8 @@ std::string configuration_of(const results::ResultsFile& run) {
   return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
          " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
          (c.pipeline.value_or(false) ? " pipeline" : "") +
-         (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") + " W" +
+         (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") +
+         (delay_compensated(run) ? " dc" + std::to_string(c.delay_compensation.value_or(0.0)) : "") + " W" +
          std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
 }
 

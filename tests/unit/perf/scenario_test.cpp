@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.hpp"
 #include "two_core_calibration.hpp"
 
 namespace psbench::perf {
@@ -39,6 +40,22 @@ TEST(StepCosts, SetUpOnARackCountsTheBusiestNode) {
   EXPECT_DOUBLE_EQ(step_costs(c, rack, 32, 1).setup_s, 0.1);
   rack.ranks_per_node = 6;  // 6 workers on a node's 2 cores
   EXPECT_DOUBLE_EQ(step_costs(c, rack, 48, 2).setup_s, 0.3);
+}
+
+// --delay-compensation: D_s is the compensated update's own fit at a shard's bytes (the window's exchange still
+// takes the plain update out of the round trip); a calibration without that fit is refused by name.
+TEST(StepCosts, DelayCompensationTakesItsOwnUpdateFit) {
+  Calibration c = test_support::two_core_calibration();
+  Scenario here = on("this");
+  here.delay_compensation = true;
+  EXPECT_THROW((void)step_costs(c, here, 2, 1), UserError);
+  c.update_compensated = LinearFit{0.0, 0.0028 / (4.0 * 50890.0), "server_update.json", 0.0, 2, {}};
+  EXPECT_NEAR(step_costs(c, here, 2, 1).service_s, 0.0028, 1e-12);
+  EXPECT_NEAR(step_costs(c, here, 2, 2).service_s, 0.0014, 1e-12);
+  here.delay_compensation = false;
+  EXPECT_NEAR(step_costs(c, here, 2, 1).service_s, 0.002, 1e-12);
+  here.delay_compensation = true;
+  EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, 0.001, 1e-12);
 }
 
 }  // namespace
