@@ -44,6 +44,19 @@ shuffled() {
   echo "${items[@]}"
 }
 
+# write_manifest FOLDER RANKS_PER_NODE STARTED ENTRY...: FOLDER/manifest.json (docs/formats.md, Manifest) over the
+# runs' JSON entries, written atomically.
+write_manifest() {
+  local folder="$1" ranks_per_node="$2" started="$3" runs
+  shift 3
+  runs="$(IFS=,; echo "$*")"
+  cat >"$folder/manifest.json.tmp" <<JSON
+{"format": 1, "scheduler": "mpirun", "job_id": "$$", "nodes": ["$(hostname)"], "ranks_per_node": $ranks_per_node,
+ "git_commit": "$(git -C "$root" rev-parse HEAD)", "started": "$started", "runs": [$runs]}
+JSON
+  mv "$folder/manifest.json.tmp" "$folder/manifest.json"
+}
+
 # run_sweep NAME DATA MODEL: one folder per dataset, every (io, S, W) run, and its manifest (docs/formats.md, Manifest;
 # ranks_per_node is the largest run's, 4 workers + 2 servers, all on this host). Each repetition runs its 16
 # configurations and its two calibration runs in a shuffled order (seeded by the repetition): this VM's speed
@@ -78,13 +91,7 @@ run_sweep() {
       entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $code}")
     done
   done
-  local runs
-  runs="$(IFS=,; echo "${entries[*]}")"
-  cat >"$folder/manifest.json.tmp" <<JSON
-{"format": 1, "scheduler": "mpirun", "job_id": "$$", "nodes": ["$(hostname)"], "ranks_per_node": 6,
- "git_commit": "$(git -C "$root" rev-parse HEAD)", "started": "$started", "runs": [$runs]}
-JSON
-  mv "$folder/manifest.json.tmp" "$folder/manifest.json"
+  write_manifest "$folder" 6 "$started" "${entries[@]}"
 }
 
 # The benchmark files (docs/formats.md, Bench file) with the project's own runner: nn, push/pull, server update, data I/O
@@ -147,13 +154,7 @@ run_learners() {
       entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"learner\": \"$learner\", \"pace\": \"$pace\", \"repetition\": $repetition, \"exit_code\": $code}")
     done
   done
-  local runs
-  runs="$(IFS=,; echo "${entries[*]}")"
-  cat >"$folder/manifest.json.tmp" <<JSON
-{"format": 1, "scheduler": "mpirun", "job_id": "$$", "nodes": ["$(hostname)"], "ranks_per_node": 5,
- "git_commit": "$(git -C "$root" rev-parse HEAD)", "started": "$started", "runs": [$runs]}
-JSON
-  mv "$folder/manifest.json.tmp" "$folder/manifest.json"
+  write_manifest "$folder" 5 "$started" "${entries[@]}"
 }
 
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
