@@ -22,7 +22,9 @@ void add_train_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "train",
       "Train a model: async (ranks 0..S-1 are parameter servers, the rest workers), sync (every rank a worker, "
-      "gradients averaged by MPI_Allreduce) or local (one process, the reference). Run under mpirun -np N.");
+      "gradients averaged by MPI_Allreduce), bmuf or average (every rank a worker running local SGD; every block "
+      "the models are combined by MPI_Allreduce: CNTK's block momentum, or model averaging) or local (one "
+      "process, the reference). Run under mpirun -np N.");
   command->add_option("--data", options->data_path, "HDF5 dataset (psbench data convert|synth)")->required();
   command->add_option("--model", options->model_spec, "model spec: mlp:H1,H2,... or cnn")->required();
   command->add_option("--batch", options->batch, "samples per worker step")->capture_default_str();
@@ -50,6 +52,16 @@ void add_train_command(CLI::App& app) {
       "async mode: delay-compensated ASGD (DC-ASGD) with this lambda >= 0 (MXNet's default: 0.04): each push's "
       "gradient g becomes g + lambda*g*g*(w - w_m), w_m the shard last sent to its worker; each server keeps W "
       "such copies: W x shard floats per server (default off)");
+  command->add_option("--block-samples", options->block_samples,
+                      "bmuf and average modes: samples each worker trains on between two synchronisations (CNTK's "
+                      "blockSizePerWorker; default " +
+                          std::to_string(train::kDefaultBmufBlockSamples) + " in bmuf, " +
+                          std::to_string(train::kDefaultAverageBlockSamples) + " in average)");
+  command->add_option("--block-momentum", options->block_momentum,
+                      "bmuf mode: block momentum bm in [0, 1) (default 1 - 1/W for W workers)");
+  command->add_option("--block-lr", options->block_lr, "bmuf mode: block learning rate (default 1)");
+  auto nesterov = std::make_shared<std::string>();
+  command->add_option("--nesterov", *nesterov, "bmuf mode: on | off, the block update's Nesterov step (default on)");
   command->add_option("--eval-every", options->eval_every,
                       "evaluate on the test split every N steps of the first worker (timed apart from training)");
   command->add_option("--target-accuracy", options->target_accuracy,
@@ -63,8 +75,10 @@ void add_train_command(CLI::App& app) {
                    "how workers reach a server on their node: shared-memory (MPI-3 shared window) | messages")
       ->transform(choice({train::IntraNode::kSharedMemory, train::IntraNode::kMessages}, train::intra_node_name))
       ->default_str(std::string(train::intra_node_name(options->intra_node)));
-  command->add_option("--mode", options->mode, "async | sync | local")
-      ->transform(choice({train::Mode::kAsync, train::Mode::kSync, train::Mode::kLocal}, train::mode_name))
+  command->add_option("--mode", options->mode, "async | sync | local | bmuf | average")
+      ->transform(choice(
+          {train::Mode::kAsync, train::Mode::kSync, train::Mode::kLocal, train::Mode::kBmuf, train::Mode::kAverage},
+          train::mode_name))
       ->default_str(std::string(train::mode_name(options->mode)));
   command->add_option("--io", *io, "sequential (workers read one after another) | parallel (MPI-IO)")
       ->capture_default_str();
@@ -96,9 +110,11 @@ void add_train_command(CLI::App& app) {
                       "epoch (default) or N: steps between checkpoints (async: pushes each server receives, all "
                       "workers together; sync and local: steps of each worker)");
   command->add_option("--resume", options->resume_path, "continue from a checkpoint written by --checkpoint");
-  command->callback([options, io, read, fault, straggler, checkpoint_every] {
+  command->callback([command, options, io, read, fault, straggler, checkpoint_every, nesterov] {
     const auto world = mpi::Communicator::world();
+    options->servers_given = command->count("--servers") > 0;
     mpi::run_collectively(world, [&] {  // the same words, defaults and errors as `psbench data load`
+      if (!nesterov->empty()) options->nesterov = train::parse_on_off("--nesterov", *nesterov);
       options->io = data::parse_io_mode(*io);
       options->read = read->empty() ? data::default_read_mode(options->io) : data::parse_read_mode(*read);
       if (!fault->empty()) options->fault = train::parse_fault(*fault);

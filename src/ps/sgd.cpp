@@ -125,4 +125,6 @@ void SgdOptimizer::restore_velocity(std::span<const float> values) {
   std::copy(values.begin(), values.end(), velocity_.begin());
 }
 
+void SgdOptimizer::reset_velocity() { std::fill(velocity_.begin(), velocity_.end(), 0.0F); }
+
 }  // namespace psbench::ps

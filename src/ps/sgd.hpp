@@ -44,6 +44,8 @@ class SgdOptimizer {
   [[nodiscard]] std::span<const float> velocity() const { return velocity_; }
   /// Restores the momentum state saved from an optimizer of the same size; ignored for plain SGD.
   void restore_velocity(std::span<const float> values);
+  /// Sets the momentum state to zero (a block learner's reset after each block).
+  void reset_velocity();
 
  private:
   SgdConfig config_;

@@ -44,6 +44,10 @@ void fields(Self& c, Visit&& visit) {
   visit("target_accuracy", c.target_accuracy);
   visit("stop_at_target", c.stop_at_target);
   visit("delay_compensation", c.delay_compensation);
+  visit("block_samples", c.block_samples);
+  visit("block_momentum", c.block_momentum);
+  visit("block_lr", c.block_lr);
+  visit("nesterov", c.nesterov);
 }
 
 /// Visits every member of Environment with its key.

@@ -26,7 +26,7 @@ struct Config {
   int warmup_steps = 0;     ///< --warmup-steps
   int servers = 0;          ///< --servers, as given
   std::string intra_node;   ///< --intra-node: shared-memory | messages
-  std::string mode;         ///< --mode: async | sync | local
+  std::string mode;         ///< --mode: async | sync | local | bmuf | average
   std::string io;           ///< --io: sequential | parallel
   std::string read;         ///< --read: whole | partition
   bool cold_cache = false;  ///< --cold-cache
@@ -53,6 +53,11 @@ struct Config {
   std::optional<bool> stop_at_target;      ///< --stop-at-target
   // Delay compensation: always written; optional in format 2, whose older files lack it.
   std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
+  // The block learners' flags: always written; optional in format 2, whose older files lack them.
+  std::optional<std::uint64_t> block_samples;  ///< --block-samples in bmuf and average mode (default filled in), else 0
+  std::optional<double> block_momentum;        ///< --block-momentum in bmuf mode (default 1 - 1/W filled in), else 0
+  std::optional<double> block_lr;              ///< --block-lr in bmuf mode (default 1 filled in), else 0
+  std::optional<bool> nesterov;                ///< --nesterov in bmuf mode (default on filled in), else false
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };

@@ -195,7 +195,8 @@ nlohmann::json write_outputs(const std::vector<std::string>& reports, const std:
 
 }  // namespace
 
-TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& options) {
+TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& given) {
+  const TrainOptions options = with_block_defaults(given, world.size());  // every rank is a worker where they apply
   flush_denormals_to_zero();  // before oneDNN starts any thread: a decaying momentum must not run 3-5x slower
   world.barrier();
   const double origin = monotonic_seconds();

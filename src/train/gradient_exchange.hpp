@@ -98,4 +98,26 @@ std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& wo
                                                      ps::SgdConfig config, std::size_t own_steps,
                                                      std::size_t bucket_bytes);
 
+/// Which of CNTK's block learners a block exchange runs.
+enum class BlockLearner { kMomentum, kAverage };
+
+/// A block exchange's settings (docs/running.md, "Block momentum" and "Model averaging").
+struct BlockSettings {
+  BlockLearner learner = BlockLearner::kMomentum;  ///< BMUF or model averaging
+  std::uint64_t block_samples = 0;                 ///< samples each worker trains on between synchronisations
+  float momentum = 0.0F;                           ///< BMUF's block momentum bm, in [0, 1)
+  float learning_rate = 1.0F;                      ///< BMUF's block learning rate blr
+  bool nesterov = true;                            ///< BMUF's Nesterov step
+};
+
+/// CNTK's block learners over the workers' communicator, no server: each worker runs local SGD on parameters
+/// (the model's) and, every block of settings.block_samples samples (train/block_update.hpp says how workers agree
+/// without a message) and once more after the last step, the workers synchronise by one allreduce of P floats:
+/// BMUF applies the block-momentum update to the summed deltas and resets the local momentum, averaging replaces
+/// every model by the mean weighted by the samples each trained on. own_samples is this worker's partition;
+/// workers agree (collectively) on the largest, whose steps every worker takes.
+std::unique_ptr<GradientExchange> make_block_exchange(const mpi::Communicator& workers, std::span<float> parameters,
+                                                      ps::SgdConfig config, const BlockSettings& settings,
+                                                      std::uint64_t own_samples, std::uint64_t batch);
+
 }  // namespace psbench::train

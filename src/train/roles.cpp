@@ -21,6 +21,17 @@ ps::SgdConfig sgd_config(const TrainOptions& options) {
   return {static_cast<float>(options.learning_rate), static_cast<float>(options.momentum)};
 }
 
+// The block learners' settings, their defaults filled in (with_block_defaults).
+BlockSettings block_settings(const TrainOptions& options) {
+  BlockSettings settings;
+  settings.learner = options.mode == Mode::kBmuf ? BlockLearner::kMomentum : BlockLearner::kAverage;
+  settings.block_samples = options.block_samples.value_or(0);
+  settings.momentum = static_cast<float>(options.block_momentum.value_or(0.0));
+  settings.learning_rate = static_cast<float>(options.block_lr.value_or(1.0));
+  settings.nesterov = options.nesterov.value_or(true);
+  return settings;
+}
+
 std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
                                                 std::size_t own_steps) {
   switch (context.options.mode) {
@@ -32,6 +43,11 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
       return make_sync_exchange(setup.workers, setup.model->gradients(), sgd_config(context.options), own_steps,
                                 context.options.bucket_bytes.value_or(kDefaultBucketBytes));
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
+    case Mode::kBmuf:
+    case Mode::kAverage:
+      return make_block_exchange(setup.workers, setup.model->parameters(), sgd_config(context.options),
+                                 block_settings(context.options), setup.loaded->samples.count(),
+                                 static_cast<std::uint64_t>(context.options.batch));
   }
   return nullptr;
 }
@@ -192,7 +208,7 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
     report.epochs.push_back(tally);
     EpochRecord record = record_from(epoch, tally.samples, tally.steps, tally.loss_sum,
                                      tally.finished_at - tally.started_at - tally.evaluation_s);
-    if (options.mode == Mode::kSync) record = sync_epoch_record(setup, tally);
+    if (workers_in_lockstep(options.mode)) record = sync_epoch_record(setup, tally);
     if (options.mode == Mode::kLocal) {
       const double start = monotonic_seconds();
       const Evaluation evaluation = evaluate_on(*setup.model, *setup.test, setup.facts.input);

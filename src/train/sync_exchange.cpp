@@ -8,30 +8,10 @@
 #include "mpi/call.hpp"
 #include "mpi/request_set.hpp"
 #include "train/gradient_exchange.hpp"
-
-#if !(MPI_VERSION >= 4) && defined(OPEN_MPI)
-#include <mpi-ext.h>  // Open MPI 4.x: persistent collectives as MPIX_*_init
-#endif
+#include "train/persistent_allreduce.hpp"
 
 namespace psbench::train {
 namespace {
-
-// A persistent allreduce where the library has one (MPI 4, or Open MPI's extension): built once, its
-// schedule and temporary buffers are reused by every step. Without one, every start is an MPI_Iallreduce.
-#if MPI_VERSION >= 4
-constexpr bool kPersistent = true;
-int allreduce_init(const float* send, float* receive, int count, MPI_Comm comm, MPI_Request* request) {
-  return MPI_Allreduce_init(send, receive, count, MPI_FLOAT, MPI_SUM, comm, MPI_INFO_NULL, request);
-}
-#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
-constexpr bool kPersistent = true;
-int allreduce_init(const float* send, float* receive, int count, MPI_Comm comm, MPI_Request* request) {
-  return MPIX_Allreduce_init(send, receive, count, MPI_FLOAT, MPI_SUM, comm, MPI_INFO_NULL, request);
-}
-#else
-constexpr bool kPersistent = false;
-int allreduce_init(const float*, float*, int, MPI_Comm, MPI_Request*) { return MPI_SUCCESS; }
-#endif
 
 std::size_t bucket_count(std::size_t parameters, std::size_t bucket_values) {
   return std::max<std::size_t>(1, (parameters + bucket_values - 1) / bucket_values);
@@ -56,18 +36,20 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     for (std::size_t k = 0; k < requests_.size(); ++k) {
       step_bytes_ += ring_allreduce_bytes((bucket_end(k) - bucket_begin(k)) * sizeof(float), workers.size());
     }
-    if (!kPersistent) return;
+    if (!kPersistentAllreduce) return;
     for (std::size_t k = 0; k < requests_.size(); ++k) {
       const std::size_t begin = bucket_begin(k);
       PSBENCH_MPI_CALL(allreduce_init(gradients_.data() + begin, reduced_.span().data() + begin,
-                                      static_cast<int>(bucket_end(k) - begin), workers_.native(), requests_.at(k)));
+                                      static_cast<int>(bucket_end(k) - begin), MPI_FLOAT, workers_.native(),
+                                      requests_.at(k)));
     }
   }
 
   SyncExchange(const SyncExchange&) = delete;
   SyncExchange& operator=(const SyncExchange&) = delete;
   ~SyncExchange() override {
-    if (!kPersistent || next_bucket_ != 0) return;  // a bucket in flight: the job is ending, the set reports it
+    if (!kPersistentAllreduce || next_bucket_ != 0)
+      return;  // a bucket in flight: the job is ending, the set reports it
     for (MPI_Request& request : requests_.all()) {
       if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
     }
@@ -141,14 +123,10 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     const std::size_t k = next_bucket_;
     if (k == 0) started_at_ = monotonic_seconds();
     if (poison_ && k + 1 == requests_.size()) gradients_[0] = std::numeric_limits<float>::quiet_NaN();
-    if (kPersistent) {
-      PSBENCH_MPI_CALL(MPI_Start(requests_.at(k)));
-    } else {
-      const std::size_t begin = bucket_begin(k);
-      PSBENCH_MPI_CALL(MPI_Iallreduce(gradients_.data() + begin, reduced_.span().data() + begin,
-                                      static_cast<int>(bucket_end(k) - begin), MPI_FLOAT, MPI_SUM, workers_.native(),
-                                      requests_.at(k)));
-    }
+    const std::size_t begin = bucket_begin(k);
+    PSBENCH_MPI_CALL(start_allreduce(gradients_.data() + begin, reduced_.span().data() + begin,
+                                     static_cast<int>(bucket_end(k) - begin), MPI_FLOAT, workers_.native(),
+                                     requests_.at(k)));
     next_bucket_ = k + 1;
   }
 

@@ -12,11 +12,84 @@ std::string_view mode_name(Mode mode) {
     case Mode::kAsync: return "async";
     case Mode::kSync: return "sync";
     case Mode::kLocal: return "local";
+    case Mode::kBmuf: return "bmuf";
+    case Mode::kAverage: return "average";
   }
   return "unknown";
 }
 
+bool parse_on_off(const std::string& flag, const std::string& word) {
+  if (word == "on") return true;
+  if (word == "off") return false;
+  throw UserError(flag + " takes on or off, got '" + word + "'");
+}
+
+bool workers_in_lockstep(Mode mode) { return mode == Mode::kSync || mode == Mode::kBmuf || mode == Mode::kAverage; }
+
+TrainOptions with_block_defaults(TrainOptions options, int workers) {
+  if (options.mode == Mode::kAverage)
+    options.block_samples = options.block_samples.value_or(kDefaultAverageBlockSamples);
+  if (options.mode != Mode::kBmuf) return options;
+  options.block_samples = options.block_samples.value_or(kDefaultBmufBlockSamples);
+  options.block_momentum = options.block_momentum.value_or(1.0 - 1.0 / static_cast<double>(workers));
+  options.block_lr = options.block_lr.value_or(1.0);
+  options.nesterov = options.nesterov.value_or(true);
+  return options;
+}
+
 std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
+
+namespace {
+
+std::string not_in_mode(const std::string& flag, const std::string& applies_to, Mode mode) {
+  return flag + " applies to " + applies_to + ", not --mode " + std::string(mode_name(mode));
+}
+
+// The block learners' flags (bmuf, average): each in its own modes, with values CNTK accepts.
+void validate_block_options(const TrainOptions& options) {
+  const bool block_mode = options.mode == Mode::kBmuf || options.mode == Mode::kAverage;
+  const std::string mode(mode_name(options.mode));
+  if (options.block_samples && !block_mode) {
+    throw UserError(not_in_mode("--block-samples",
+                                "--mode bmuf and --mode average only (the samples each worker "
+                                "trains on between two synchronisations)",
+                                options.mode));
+  }
+  const bool bmuf = options.mode == Mode::kBmuf;
+  if (options.block_momentum && !bmuf) {
+    throw UserError(not_in_mode("--block-momentum", "--mode bmuf only (the block update's momentum)", options.mode));
+  }
+  if (options.block_lr && !bmuf) {
+    throw UserError(not_in_mode("--block-lr", "--mode bmuf only (the block update's learning rate)", options.mode));
+  }
+  if (options.nesterov && !bmuf) {
+    throw UserError(not_in_mode("--nesterov", "--mode bmuf only (the block update's Nesterov step)", options.mode));
+  }
+  if (!block_mode) return;
+  if (options.servers_given) {
+    throw UserError("--servers applies to --mode async only: --mode " + mode +
+                    " has no parameter server (every rank is a worker; the blocks are summed by allreduce)");
+  }
+  if (options.block_samples && *options.block_samples < static_cast<std::uint64_t>(options.batch)) {
+    throw UserError("--block-samples " + std::to_string(*options.block_samples) +
+                    " is below one batch per worker (--batch " + std::to_string(options.batch) +
+                    "): a block needs at least one step; use --block-samples " + std::to_string(options.batch) +
+                    " or more");
+  }
+  if (options.block_momentum && !(*options.block_momentum >= 0.0 && *options.block_momentum < 1.0)) {
+    throw UserError("--block-momentum must lie in [0, 1), got " + std::to_string(*options.block_momentum) +
+                    " (CNTK's default is 1 - 1/W for W workers)");
+  }
+  if (options.block_lr && !(*options.block_lr > 0.0 && std::isfinite(*options.block_lr))) {
+    throw UserError("--block-lr must be a positive number, got " + std::to_string(*options.block_lr));
+  }
+  if (!options.checkpoint_path.empty() || !options.resume_path.empty()) {
+    throw UserError("--checkpoint and --resume apply to --mode async, sync and local, not --mode " + mode +
+                    " (a checkpoint does not hold the block update's state)");
+  }
+}
+
+}  // namespace
 
 void validate_options(const TrainOptions& options, int world_size) {
   if (options.data_path.empty()) throw UserError("--data is required: the HDF5 file to train on");
@@ -66,6 +139,7 @@ void validate_options(const TrainOptions& options, int world_size) {
         "--mode " +
         std::string(mode_name(options.mode)));
   }
+  validate_block_options(options);
   if (options.eval_every && *options.eval_every <= 0) {
     throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));
   }
@@ -101,7 +175,9 @@ void validate_options(const TrainOptions& options, int world_size) {
                         std::to_string(world_size) + ") so that at least one rank is a worker");
       }
       break;
-    case Mode::kSync: break;
+    case Mode::kSync:
+    case Mode::kBmuf:
+    case Mode::kAverage: break;
     case Mode::kLocal:
       if (world_size != 1) {
         throw UserError("--mode local trains in one process, but the job has " + std::to_string(world_size) +
@@ -143,7 +219,11 @@ results::Config options_config(const TrainOptions& options) {
           options.eval_every.value_or(0),
           options.target_accuracy.value_or(0.0),
           options.stop_at_target,
-          options.delay_compensation.value_or(0.0)};
+          options.delay_compensation.value_or(0.0),
+          options.block_samples.value_or(0),
+          options.block_momentum.value_or(0.0),
+          options.block_lr.value_or(0.0),
+          options.nesterov.value_or(false)};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -14,8 +14,9 @@
 
 namespace psbench::train {
 
-/// How ranks cooperate: parameter servers (async), allreduce (sync), or one process alone (local).
-enum class Mode { kAsync, kSync, kLocal };
+/// How ranks cooperate: parameter servers (async), allreduce every step (sync), local SGD with a block update by
+/// allreduce every block (bmuf: CNTK's block momentum; average: CNTK's model averaging), or one process (local).
+enum class Mode { kAsync, kSync, kLocal, kBmuf, kAverage };
 
 /// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, or by messages
 /// as it reaches servers on other nodes.
@@ -31,10 +32,15 @@ struct TrainOptions {
   double momentum = 0.9;                            ///< --momentum: heavy-ball momentum, 0 for plain SGD
   int warmup_steps = 0;                             ///< --warmup-steps: each worker's first steps ramp the gradient up
   int servers = 1;                                  ///< --servers: S server ranks in async mode
+  bool servers_given = false;                       ///< --servers was on the command line
   std::optional<std::uint64_t> bucket_bytes;        ///< --bucket-bytes: sync allreduce bucket (kDefaultBucketBytes)
   bool pipeline = false;                            ///< --pipeline: async push/pull overlaps the next step
   std::optional<int> staleness;                     ///< --staleness s: async bound in clocks (absent: unbounded)
   std::optional<double> delay_compensation;         ///< --delay-compensation: DC-ASGD lambda (absent: off)
+  std::optional<std::uint64_t> block_samples;       ///< --block-samples: samples per worker per block (bmuf, average)
+  std::optional<double> block_momentum;             ///< --block-momentum: bmuf's block momentum (1 - 1/W)
+  std::optional<double> block_lr;                   ///< --block-lr: bmuf's block learning rate (1)
+  std::optional<bool> nesterov;                     ///< --nesterov on|off: bmuf's Nesterov step (on)
   std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
   std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
@@ -59,10 +65,27 @@ struct TrainOptions {
 /// Sync mode's gradient bucket when --bucket-bytes is not given (docs/running.md, "Overlap").
 inline constexpr std::uint64_t kDefaultBucketBytes = 256U << 10U;
 
-/// The flag spelling of a mode ("async", "sync", "local").
+/// Block of each worker between two synchronisations when --block-samples is not given: CNTK's
+/// blockSizePerWorker defaults (its blockSize is 120,000 x W samples for BlockMomentumSGD, 40,000 x W for
+/// ModelAveragingSGD, split evenly among the W workers).
+inline constexpr std::uint64_t kDefaultBmufBlockSamples = 120000;
+/// --mode average's default block (see kDefaultBmufBlockSamples).
+inline constexpr std::uint64_t kDefaultAverageBlockSamples = 40000;
+
+/// True in the modes whose workers take every step together and exchange by allreduce (sync, bmuf, average).
+bool workers_in_lockstep(Mode mode);
+
+/// options with the block learners' defaults filled in for workers workers (bmuf: --block-samples 120000,
+/// --block-momentum 1 - 1/W, --block-lr 1, --nesterov on; average: --block-samples 40000); other modes unchanged.
+TrainOptions with_block_defaults(TrainOptions options, int workers);
+
+/// The flag spelling of a mode ("async", "sync", "local", "bmuf", "average").
 std::string_view mode_name(Mode mode);
 /// The flag spelling of an intra-node path ("shared-memory", "messages").
 std::string_view intra_node_name(IntraNode path);
+
+/// "on" as true, "off" as false; anything else throws UserError naming flag.
+bool parse_on_off(const std::string& flag, const std::string& word);
 
 /// Checks the flags that need no data against the job's rank count; throws UserError naming the flag.
 void validate_options(const TrainOptions& options, int world_size);

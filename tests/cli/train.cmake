@@ -77,6 +77,34 @@ train_cli_error(delay_compensation_in_sync_mode train_np2 "--delay-compensation 
 train_cli_error(delay_compensation_beyond_memory train_np3
   "--delay-compensation: parameter server 0 needs .* MiB for 2 copies of its .*-value shard .* available \\(MemAvailable\\)"
   --data ${train_cli_data} --model mlp:1048576,1048576 --delay-compensation 0.04 ${train_out})
+train_cli_error(block_samples_below_one_batch train_np2
+  "--block-samples 19 is below one batch per worker \\(--batch 20\\)" ${train_small} --mode bmuf --block-samples 19
+  ${train_out})
+train_cli_error(bmuf_with_servers train_np2 "--servers applies to --mode async only: --mode bmuf has no parameter server"
+  ${train_small} --mode bmuf --servers 1 ${train_out})
+train_cli_error(average_with_servers train_np3
+  "--servers applies to --mode async only: --mode average has no parameter server"
+  ${train_small} --mode average --servers 2 ${train_out})
+train_cli_error(block_momentum_of_one train_np2 "--block-momentum must lie in \\[0, 1\\), got 1.000000"
+  ${train_small} --mode bmuf --block-momentum 1 ${train_out})
+train_cli_error(negative_block_momentum train_np2 "--block-momentum must lie in \\[0, 1\\), got -0.100000"
+  ${train_small} --mode bmuf --block-momentum -0.1 ${train_out})
+train_cli_error(block_samples_in_sync_mode train_np2 "--block-samples applies to --mode bmuf and --mode average only"
+  ${train_small} --mode sync --block-samples 400 ${train_out})
+train_cli_error(block_momentum_in_average_mode train_np2 "--block-momentum applies to --mode bmuf only"
+  ${train_small} --mode average --block-momentum 0.5 ${train_out})
+train_cli_error(zero_block_lr train_np2 "--block-lr must be a positive number, got 0"
+  ${train_small} --mode bmuf --block-lr 0 ${train_out})
+train_cli_error(nesterov_neither_on_nor_off train_np2 "--nesterov takes on or off, got 'yes'"
+  ${train_small} --mode bmuf --nesterov yes ${train_out})
+train_cli_error(bmuf_with_checkpoint train_np2 "--checkpoint and --resume apply to --mode async, sync and local"
+  ${train_small} --mode bmuf --checkpoint ${train_cli_dir}/bmuf.h5 ${train_out})
+add_test(NAME cli.train.bmuf_prints_bytes_per_step
+  COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --mode bmuf --block-samples 100
+          --out ${train_cli_dir}/bmuf.json)
+set_tests_properties(cli.train.bmuf_prints_bytes_per_step PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+  FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}"
+  PASS_REGULAR_EXPRESSION "psbench train: bmuf, 2 worker\\(s\\).*exchange: [0-9]+ bytes sent, [0-9]+ received per step and worker \\(2 worker\\(s\\)\\)")
 train_cli_error(zero_eval_every train_np2 "--eval-every must be a positive number of steps, got 0"
   ${train_small} --eval-every 0 ${train_out})
 train_cli_error(target_above_one train_np2 "--target-accuracy must lie in \\(0, 1\\], got 1.5"

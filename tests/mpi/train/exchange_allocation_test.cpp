@@ -47,5 +47,36 @@ TEST(ExchangeAllocations, SyncStepWithBucketsAllocatesNoBuffer) {
   EXPECT_GT(exchange->totals().wall_s, 0.0);
 }
 
+// bmuf's steps and its block synchronisation (every second step here): the local update, the allreduce of the
+// block deltas in place, the block update and the momentum's reset allocate nothing.
+TEST(ExchangeAllocations, BmufStepsAndBlocksAllocateNoBuffer) {
+  const auto world = mpi::Communicator::world();
+  nn::Model model("mlp:64,32", {1, 28, 28}, 10, kBatch, 1, 1);
+  BlockSettings settings;
+  settings.block_samples = 2 * kBatch;
+  settings.momentum = 0.5F;
+  const std::unique_ptr<GradientExchange> exchange =
+      make_block_exchange(world, model.parameters(), {0.01F, 0.9F}, settings,
+                          static_cast<std::uint64_t>(kWarmSteps + kCountedSteps) * kBatch, kBatch);
+  const std::vector<float> images(static_cast<std::size_t>(kBatch) * 784, 0.25F);
+  const std::vector<std::int32_t> labels(kBatch, 3);
+  PhaseTimer timer;
+  for (int s = 0; s < kWarmSteps + kCountedSteps; ++s) {
+    const bool counted = s >= kWarmSteps;
+    if (counted) allocation_probe::start();
+    StepInfo info;
+    info.step = static_cast<std::size_t>(s);
+    info.samples = kBatch;
+    info.loss = model.train_step(images.data(), labels.data());
+    exchange->exchange(model.gradients(), model.parameters(), info, timer);
+    if (!counted) continue;
+    const allocation_probe::Counts counts = allocation_probe::stop();
+    EXPECT_EQ(counts.caller_buffers, 0) << "step " << s << " allocated buffers up to " << counts.caller_largest
+                                        << " bytes outside oneDNN's primitives";
+    EXPECT_GT(counts.executions, 0) << "the probe saw no primitive execute: it is not interposed";
+  }
+  EXPECT_GT(exchange->totals().bytes_sent, 0U);
+}
+
 }  // namespace
 }  // namespace psbench::train

@@ -147,5 +147,18 @@ TEST(TrainOutputs, DivergingSyncRunStopsEveryRank) {
   expect_divergence_everywhere(small_run(Mode::kSync, "diverged_sync"));
 }
 
+// A diverged worker joins the next block's allreduce with NaN (or the final one), which every worker sees.
+TEST(TrainOutputs, DivergingBmufRunStopsEveryRank) {
+  TrainOptions options = small_run(Mode::kBmuf, "diverged_bmuf");
+  options.block_samples = 4 * kBatch;
+  expect_divergence_everywhere(options);
+}
+
+TEST(TrainOutputs, DivergingAveragingRunStopsEveryRank) {
+  TrainOptions options = small_run(Mode::kAverage, "diverged_average");
+  options.block_samples = 1000 * kBatch;  // one block: the NaN meets the final synchronisation
+  expect_divergence_everywhere(options);
+}
+
 }  // namespace
 }  // namespace psbench::train::testing

@@ -1,0 +1,56 @@
+#include "train/block_update.hpp"
+
+#include <algorithm>
+
+#include "common/check.hpp"
+
+namespace psbench::train {
+
+BlockMomentum::BlockMomentum(std::span<const float> initial, float momentum, float learning_rate, bool nesterov)
+    : previous_(initial.size()),
+      smoothed_(initial.size()),
+      momentum_(momentum),
+      learning_rate_(learning_rate),
+      nesterov_(nesterov) {
+  std::copy(initial.begin(), initial.end(), previous_.span().begin());
+  std::fill(smoothed_.span().begin(), smoothed_.span().end(), 0.0F);
+}
+
+void BlockMomentum::delta(std::span<const float> parameters, std::span<float> delta) const {
+  const std::span<const float> previous = previous_.span();
+  PSBENCH_CHECK(parameters.size() == previous.size() && delta.size() == previous.size())
+      << "a block delta of " << parameters.size() << " parameters into " << delta.size() << " values, not "
+      << previous.size();
+  for (std::size_t i = 0; i < previous.size(); ++i) delta[i] = previous[i] - parameters[i];
+}
+
+void BlockMomentum::apply(std::span<const float> sum, std::span<float> parameters) {
+  const std::span<float> previous = previous_.span();
+  const std::span<float> smoothed = smoothed_.span();
+  PSBENCH_CHECK(sum.size() == previous.size() && parameters.size() == previous.size())
+      << "a block update of " << sum.size() << " sums into " << parameters.size() << " parameters, not "
+      << previous.size();
+  const float gain = (1.0F - momentum_) * learning_rate_;
+  const float lookahead = nesterov_ ? momentum_ : 0.0F;
+  for (std::size_t i = 0; i < previous.size(); ++i) {
+    smoothed[i] = momentum_ * smoothed[i] + gain * sum[i];
+    const float weight = previous[i] - smoothed[i] - lookahead * smoothed[i];
+    parameters[i] = weight;
+    previous[i] = weight;
+  }
+}
+
+BlockClock::BlockClock(std::uint64_t block_samples, std::uint64_t largest_partition, std::uint64_t batch)
+    : block_samples_(block_samples), largest_partition_(largest_partition), batch_(batch) {
+  PSBENCH_CHECK(block_samples > 0 && batch > 0) << "blocks of " << block_samples << " samples, batch " << batch;
+}
+
+bool BlockClock::advance(std::size_t step) {
+  const std::uint64_t first = static_cast<std::uint64_t>(step) * batch_;
+  since_block_ += first < largest_partition_ ? std::min(batch_, largest_partition_ - first) : 0;
+  if (since_block_ < block_samples_) return false;
+  since_block_ = 0;
+  return true;
+}
+
+}  // namespace psbench::train
