@@ -210,6 +210,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& gi
   trace.record(SliceKind::kInitTotal, origin, init_end);
   console.line(start_line(options, setup, init_end - origin));
   if (setup.resume) console.line(resume_line(*setup.resume, setup.topology));
+  if (const auto warning = block_overshoot_warning(options, setup.topology.workers());
+      warning && world.rank() == 0 && !options.quiet) {
+    std::fprintf(stderr, "psbench: warning: %s\n", warning->c_str());
+  }
 
   std::vector<EpochRecord> live_epochs;
   const RoleContext context{world, options, timer, trace, console, live_epochs};

@@ -1,6 +1,7 @@
 #include "train/train_options.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 #include "common/error.hpp"
 #include "data/load_modes.hpp"
@@ -16,6 +17,17 @@ std::string_view mode_name(Mode mode) {
     case Mode::kAverage: return "average";
   }
   return "unknown";
+}
+
+std::optional<std::string> block_overshoot_warning(const TrainOptions& options, int workers) {
+  if (options.mode != Mode::kBmuf || !options.block_momentum || !options.block_lr) return std::nullopt;
+  const double gain = (1.0 - *options.block_momentum) * *options.block_lr * static_cast<double>(workers);
+  if (gain < 2.0) return std::nullopt;
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "(1 - --block-momentum) x --block-lr x W = %g >= 2 with %d workers: the block update may overshoot",
+                gain, workers);
+  return text;
 }
 
 bool parse_on_off(const std::string& flag, const std::string& word) {

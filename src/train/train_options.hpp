@@ -84,6 +84,9 @@ std::string_view mode_name(Mode mode);
 /// The flag spelling of an intra-node path ("shared-memory", "messages").
 std::string_view intra_node_name(IntraNode path);
 
+/// CNTK's warning for bmuf when (1 - bm) x blr x W >= 2 (the block update may overshoot); empty otherwise.
+std::optional<std::string> block_overshoot_warning(const TrainOptions& options, int workers);
+
 /// "on" as true, "off" as false; anything else throws UserError naming flag.
 bool parse_on_off(const std::string& flag, const std::string& word);
 

@@ -52,6 +52,28 @@ TEST(TrainOptions, SyncRunsAtAnyRankCountAndIgnoresServers) {
   EXPECT_NO_THROW(validate_options(options, 4));
 }
 
+TEST(TrainOptions, BlockDefaultsAreCntksAndTheOvershootWarningItsRule) {
+  auto options = good_options();
+  options.mode = Mode::kBmuf;
+  const TrainOptions bmuf = with_block_defaults(options, 4);
+  EXPECT_EQ(bmuf.block_samples, kDefaultBmufBlockSamples);
+  EXPECT_DOUBLE_EQ(*bmuf.block_momentum, 0.75);
+  EXPECT_EQ(bmuf.block_lr, 1.0);
+  EXPECT_EQ(bmuf.nesterov, true);
+  EXPECT_NO_THROW(validate_options(bmuf, 4));
+  EXPECT_FALSE(block_overshoot_warning(bmuf, 4));  // (1 - 0.75) x 1 x 4 = 1
+  options.block_lr = 2.0;
+  const auto warning = block_overshoot_warning(with_block_defaults(options, 4), 4);
+  ASSERT_TRUE(warning);
+  EXPECT_NE(warning->find("= 2 >= 2 with 4 workers"), std::string::npos) << *warning;
+  options = good_options();
+  options.mode = Mode::kAverage;
+  const TrainOptions average = with_block_defaults(options, 3);
+  EXPECT_EQ(average.block_samples, kDefaultAverageBlockSamples);
+  EXPECT_FALSE(average.block_momentum);
+  EXPECT_EQ(with_block_defaults(good_options(), 3).block_samples, std::nullopt);  // async: untouched
+}
+
 TEST(TrainOptions, NonPositiveNumbersAreRejected) {
   auto options = good_options();
   options.batch = 0;
