@@ -33,6 +33,7 @@ RankEntry worker_rank() {
   worker.epochs = {WorkerEpoch{0, 10, 300, 20.5, 0.1, 1.1, std::nullopt, 0.25},
                    WorkerEpoch{1, 10, 300, 9.5, 1.1, 2.1, 0.75, std::nullopt}};
   worker.load = {4096, 0.5, 0.25, 0.008192, "sequential+whole", false};
+  worker.exchange = ExchangeTiming{1.5, 0.5, 2.0 / 3.0, 3214908, 3214920};
   entry.worker = worker;
   entry.evaluation = EvaluationEntry{0.8,
                                      0.55,
@@ -88,7 +89,11 @@ ResultsFile sample_results() {
                  10,
                  0.5,
                  false,
-                 0.0};
+                 0.0,
+                 4096,
+                 0.75,
+                 1.0,
+                 true};
   file.env.hosts = {"node-a"};
   file.env.ranks = 2;
   file.env.ranks_per_host = {{"node-a", 2}};
@@ -178,6 +183,19 @@ TEST(ResultsSchema, FilesWithoutTheFaultAndCheckpointKeysStillRead) {
   EXPECT_FALSE(file.config.inject_fault.has_value());
   EXPECT_FALSE(file.config.stall_timeout.has_value());
   EXPECT_FALSE(file.resumed_from.has_value());
+}
+
+TEST(ResultsSchema, FilesWithoutTheBlockAndBytesKeysStillRead) {
+  Json document = sample_json();
+  for (const char* key : {"block_samples", "block_momentum", "block_lr", "nesterov"}) document["config"].erase(key);
+  document["per_rank"][1]["worker"]["exchange"].erase("bytes_sent");
+  document["per_rank"][1]["worker"]["exchange"].erase("bytes_received");
+  const ResultsFile file = parse_results(document.dump(), "r.json");
+  EXPECT_FALSE(file.config.block_samples.has_value());
+  EXPECT_FALSE(file.config.nesterov.has_value());
+  ASSERT_TRUE(file.per_rank[1].worker->exchange.has_value());
+  EXPECT_FALSE(file.per_rank[1].worker->exchange->bytes_sent.has_value());
+  EXPECT_EQ(file.per_rank[1].worker->exchange->wall_s, 1.5);
 }
 
 TEST(ResultsSchema, ExtraKeysAreIgnored) {
