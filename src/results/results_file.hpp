@@ -53,6 +53,9 @@ struct Config {
   std::optional<bool> stop_at_target;      ///< --stop-at-target
   // Delay compensation: always written; optional in format 2, whose older files lack it.
   std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
+  // Gradient compression: always written; optional in format 2, whose older files lack it.
+  std::optional<std::string> compress;  ///< --compress: none | onebit
+  std::optional<bool> error_feedback;   ///< false with --no-error-feedback
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };

@@ -88,7 +88,9 @@ ResultsFile sample_results() {
                  10,
                  0.5,
                  false,
-                 0.0};
+                 0.0,
+                 "onebit",
+                 false};
   file.env.hosts = {"node-a"};
   file.env.ranks = 2;
   file.env.ranks_per_host = {{"node-a", 2}};
@@ -178,6 +180,23 @@ TEST(ResultsSchema, FilesWithoutTheFaultAndCheckpointKeysStillRead) {
   EXPECT_FALSE(file.config.inject_fault.has_value());
   EXPECT_FALSE(file.config.stall_timeout.has_value());
   EXPECT_FALSE(file.resumed_from.has_value());
+}
+
+TEST(ResultsSchema, FilesWithoutTheCompressionKeysStillRead) {
+  ResultsFile written = sample_results();
+  written.phases[Phase::kCompress] = 0.75;
+  Json document = Json::parse(results_text(written));
+  EXPECT_EQ(document["phases"]["compress"], 0.75);
+  EXPECT_EQ(document["config"]["compress"], "onebit");
+  EXPECT_EQ(document["config"]["error_feedback"], false);
+  EXPECT_EQ(parse_results(document.dump(), "r.json"), written);
+  document["phases"].erase("compress");
+  document["config"].erase("compress");
+  document["config"].erase("error_feedback");
+  const ResultsFile file = parse_results(document.dump(), "r.json");
+  EXPECT_EQ(file.phases[Phase::kCompress], 0.0);
+  EXPECT_FALSE(file.config.compress.has_value());
+  EXPECT_FALSE(file.config.error_feedback.has_value());
 }
 
 TEST(ResultsSchema, ExtraKeysAreIgnored) {
