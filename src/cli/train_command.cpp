@@ -50,6 +50,15 @@ void add_train_command(CLI::App& app) {
       "async mode: delay-compensated ASGD (DC-ASGD) with this lambda >= 0 (MXNet's default: 0.04): each push's "
       "gradient g becomes g + lambda*g*g*(w - w_m), w_m the shard last sent to its worker; each server keeps W "
       "such copies: W x shard floats per server (default off)");
+  command
+      ->add_option("--compress", options->compress,
+                   "sync and async mode: none | onebit (CNTK's 1-bit SGD: one bit per gradient value and two "
+                   "floats per column; docs/running.md, \"1-bit SGD\")")
+      ->transform(choice({train::Compression::kNone, train::Compression::kOneBit}, train::compression_name))
+      ->default_str(std::string(train::compression_name(options->compress)));
+  command->add_flag("!--no-error-feedback", options->error_feedback,
+                    "with --compress onebit: drop each step's quantization error instead of adding it to the next "
+                    "step's gradient");
   command->add_option("--eval-every", options->eval_every,
                       "evaluate on the test split every N steps of the first worker (timed apart from training)");
   command->add_option("--target-accuracy", options->target_accuracy,

@@ -16,7 +16,36 @@ std::string_view mode_name(Mode mode) {
   return "unknown";
 }
 
+std::string_view compression_name(Compression compression) {
+  return compression == Compression::kOneBit ? "onebit" : "none";
+}
+
 std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
+
+namespace {
+
+void validate_compression(const TrainOptions& options) {
+  if (!options.error_feedback && options.compress == Compression::kNone) {
+    throw UserError("--no-error-feedback applies to --compress onebit only (the quantization error it drops)");
+  }
+  if (options.compress == Compression::kNone) return;
+  if (options.mode == Mode::kLocal) {
+    throw UserError(
+        "--compress onebit compresses what ranks exchange, and --mode local exchanges nothing: use "
+        "--mode sync or --mode async");
+  }
+  if (options.mode != Mode::kAsync) return;
+  if (options.intra_node != IntraNode::kMessages) {
+    throw UserError(
+        "--compress onebit in async mode sends each push by messages: add --intra-node messages (the "
+        "shared-memory path lets a server read the gradient in place, uncompressed)");
+  }
+  if (options.pipeline) {
+    throw UserError("--compress onebit does not combine with --pipeline: leave one of them out");
+  }
+}
+
+}  // namespace
 
 void validate_options(const TrainOptions& options, int world_size) {
   if (options.data_path.empty()) throw UserError("--data is required: the HDF5 file to train on");
@@ -66,6 +95,7 @@ void validate_options(const TrainOptions& options, int world_size) {
         "--mode " +
         std::string(mode_name(options.mode)));
   }
+  validate_compression(options);
   if (options.eval_every && *options.eval_every <= 0) {
     throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));
   }
@@ -143,7 +173,9 @@ results::Config options_config(const TrainOptions& options) {
           options.eval_every.value_or(0),
           options.target_accuracy.value_or(0.0),
           options.stop_at_target,
-          options.delay_compensation.value_or(0.0)};
+          options.delay_compensation.value_or(0.0),
+          std::string(compression_name(options.compress)),
+          options.error_feedback};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

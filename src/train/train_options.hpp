@@ -17,6 +17,9 @@ namespace psbench::train {
 /// How ranks cooperate: parameter servers (async), allreduce (sync), or one process alone (local).
 enum class Mode { kAsync, kSync, kLocal };
 
+/// What an exchange sends of a gradient: every float, or CNTK's 1-bit quantization (--compress).
+enum class Compression { kNone, kOneBit };
+
 /// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, or by messages
 /// as it reaches servers on other nodes.
 enum class IntraNode { kSharedMemory, kMessages };
@@ -35,6 +38,8 @@ struct TrainOptions {
   bool pipeline = false;                            ///< --pipeline: async push/pull overlaps the next step
   std::optional<int> staleness;                     ///< --staleness s: async bound in clocks (absent: unbounded)
   std::optional<double> delay_compensation;         ///< --delay-compensation: DC-ASGD lambda (absent: off)
+  Compression compress = Compression::kNone;        ///< --compress: what a worker sends of its gradient
+  bool error_feedback = true;                       ///< false with --no-error-feedback
   std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
   std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
@@ -61,6 +66,8 @@ inline constexpr std::uint64_t kDefaultBucketBytes = 256U << 10U;
 
 /// The flag spelling of a mode ("async", "sync", "local").
 std::string_view mode_name(Mode mode);
+/// The flag spelling of a compression ("none", "onebit").
+std::string_view compression_name(Compression compression);
 /// The flag spelling of an intra-node path ("shared-memory", "messages").
 std::string_view intra_node_name(IntraNode path);
 
