@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/phase_timer.hpp"
+#include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/gradient_listener.hpp"
 #include "ps/node_link.hpp"
@@ -26,8 +27,9 @@ struct StepInfo {
 
 /// A worker's exchange, summed over its steps: wall_s from each step's first send (or collective start) to the
 /// moment its result was taken, wait_s the part of it the worker was blocked; bytes_sent and bytes_received what
-/// it handed to MPI and took back (async: every push, reply, done header and final shard; a collective: what a
-/// ring allreduce of it moves per rank, ring_allreduce_bytes()).
+/// it handed to MPI and took back (async: every push, reply, done header and final shard, a 1-bit push as
+/// its packed form; a collective: what a ring allreduce of it moves per rank, ring_allreduce_bytes(); 1-bit sync:
+/// the stripes it sends to and receives from the other workers in its MPI_Alltoallv and MPI_Allgatherv).
 struct ExchangeTotals {
   double wall_s = 0.0;               ///< seconds
   double wait_s = 0.0;               ///< seconds
@@ -97,5 +99,15 @@ std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& w
 std::unique_ptr<GradientExchange> make_sync_exchange(const mpi::Communicator& workers, std::span<float> gradients,
                                                      ps::SgdConfig config, std::size_t own_steps,
                                                      std::size_t bucket_bytes);
+
+/// Synchronous data-parallel exchange with CNTK's 1-bit SGD (--compress onebit), after the backward pass: each worker
+/// quantizes gradients (the model's gradient vector, which every step must pass) per column of columns, with its
+/// residual when error_feedback; worker j receives stripe j of everyone's (MPI_Alltoallv), sums it dequantized,
+/// quantizes the sum with a second residual, and every worker gathers the packed sums (MPI_Allgatherv) and applies
+/// SGD with their dequantized sum scaled by 1/W. Steps per epoch are agreed as in make_sync_exchange.
+std::unique_ptr<GradientExchange> make_onebit_sync_exchange(const mpi::Communicator& workers,
+                                                            std::span<float> gradients,
+                                                            const compress::ColumnLayout& columns, ps::SgdConfig config,
+                                                            std::size_t own_steps, bool error_feedback);
 
 }  // namespace psbench::train

@@ -9,6 +9,7 @@
 #include "train/checkpoint_writers.hpp"
 #include "train/evaluation.hpp"
 #include "train/fault_injection.hpp"
+#include "train/gradient_columns.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train/run_health.hpp"
 #include "train/training_evaluation.hpp"
@@ -21,6 +22,10 @@ ps::SgdConfig sgd_config(const TrainOptions& options) {
   return {static_cast<float>(options.learning_rate), static_cast<float>(options.momentum)};
 }
 
+compress::ColumnLayout model_columns(const RoleContext& context, const RunSetup& setup) {
+  return gradient_columns(nn::plan_network(context.options.model_spec, setup.facts.input, setup.facts.num_classes));
+}
+
 std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
                                                 std::size_t own_steps) {
   switch (context.options.mode) {
@@ -29,6 +34,10 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
                                  ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
                                  setup.model->parameters(), context.options.pipeline);
     case Mode::kSync:
+      if (context.options.compress == Compression::kOneBit) {
+        return make_onebit_sync_exchange(setup.workers, setup.model->gradients(), model_columns(context, setup),
+                                         sgd_config(context.options), own_steps, context.options.error_feedback);
+      }
       return make_sync_exchange(setup.workers, setup.model->gradients(), sgd_config(context.options), own_steps,
                                 context.options.bucket_bytes.value_or(kDefaultBucketBytes));
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
