@@ -82,13 +82,21 @@ class GradientExchange {
 /// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
 std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
 
+/// What an async worker's pushes send (--compress): with columns (the model's), each push is quantized per column
+/// (ps::WorkerClient::compress_pushes), with a residual when error_feedback; without, every float.
+struct AsyncCompression {
+  const compress::ColumnLayout* columns = nullptr;  ///< the model's columns, or nullptr: no compression
+  bool error_feedback = true;                       ///< keep the quantization error for the next push
+};
+
 /// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
 /// by mailbox to the servers that link puts on this node (when given), by messages to the others. The
 /// first worker receives the final shards into parameters (its model's) when it finishes. With pipeline, a
 /// step's push and pull stay in flight while the worker computes the next step (docs/running.md, "Overlap").
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
-                                                      std::span<float> parameters, bool pipeline);
+                                                      std::span<float> parameters, bool pipeline,
+                                                      const AsyncCompression& compression = {});
 
 /// Synchronous data-parallel exchange over the workers' communicator: non-blocking (persistent, where MPI has
 /// them) allreduces (sum) of the model's gradient vector gradients, which every step must pass, in buckets of

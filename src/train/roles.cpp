@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "ps/server.hpp"
+#include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/checkpoint_writers.hpp"
 #include "train/evaluation.hpp"
@@ -29,10 +30,14 @@ compress::ColumnLayout model_columns(const RoleContext& context, const RunSetup&
 std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
                                                 std::size_t own_steps) {
   switch (context.options.mode) {
-    case Mode::kAsync:
+    case Mode::kAsync: {
+      std::optional<compress::ColumnLayout> columns;
+      if (context.options.compress == Compression::kOneBit) columns.emplace(model_columns(context, setup));
       return make_async_exchange(context.world, setup.topology,
                                  ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
-                                 setup.model->parameters(), context.options.pipeline);
+                                 setup.model->parameters(), context.options.pipeline,
+                                 {columns ? &*columns : nullptr, context.options.error_feedback});
+    }
     case Mode::kSync:
       if (context.options.compress == Compression::kOneBit) {
         return make_onebit_sync_exchange(setup.workers, setup.model->gradients(), model_columns(context, setup),
@@ -116,6 +121,10 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
                     setup.link.get(), delay_compensation);
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
+  if (context.options.compress == Compression::kOneBit) {
+    server.take_compressed_pushes(
+        ps::shard_columns(ps::cut_at_shards(model_columns(context, setup), layout), layout, setup.topology.rank));
+  }
   server.bound_staleness(context.options.staleness.value_or(-1));  // --staleness (SSP); absent: unbounded
   server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
   if (setup.resume) resume_server(server, layout, setup);
@@ -147,6 +156,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   const double serve_end = monotonic_seconds();
   context.timer.add(Phase::kServerUpdate, report.stats.service_seconds);
   context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
+  context.timer.add(Phase::kCompress, report.stats.compress_seconds);
   context.trace.record(SliceKind::kServe, serve_start, serve_end);
   server.send_final_shard(setup.topology.worker_rank(0));
   if (const std::string line = checkpoint_line(context.options, checkpoints.tally()); !line.empty()) {
