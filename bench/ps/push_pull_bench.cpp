@@ -109,6 +109,9 @@ void run_push_pull(benchmark::State& state, ServePath path, std::size_t paramete
     client.push_pull(gradients, weights, header, timer);
     state.SetIterationTime(max_over_workers(psbench::monotonic_seconds() - start));
   }
+  // What one push handed over (header included): 4 bytes per value in fp32, the packed columns with one bit.
+  state.counters["push_bytes"] =
+      static_cast<double>(client.traffic().sent) / static_cast<double>(state.iterations() + 1);  // + the untimed one
   client.finish();
   benchmark::DoNotOptimize(checksum);
   const auto exchanges = static_cast<double>(state.iterations()) * static_cast<double>(workers().size());
@@ -116,10 +119,6 @@ void run_push_pull(benchmark::State& state, ServePath path, std::size_t paramete
   state.counters["bytes_per_second"] = benchmark::Counter(2.0 * bytes * exchanges, benchmark::Counter::kIsRate);
   state.counters["updates_per_second"] = benchmark::Counter(exchanges, benchmark::Counter::kIsRate);
   state.counters["workers"] = workers().size();
-  // What one push handed to MPI (header included): 4 bytes per value in fp32, the packed columns with one bit.
-  const psbench::ps::WorkerClient::Timing timing = client.timing();
-  state.counters["push_bytes"] =
-      static_cast<double>(timing.bytes_sent) / static_cast<double>(state.iterations() + 1);  // + the untimed one
 }
 
 void BM_PushPull(benchmark::State& state) {

@@ -34,6 +34,10 @@ void validate_compression(const TrainOptions& options) {
         "--compress onebit compresses what ranks exchange, and --mode local exchanges nothing: use "
         "--mode sync or --mode async");
   }
+  if (options.mode == Mode::kSync && options.bucket_bytes) {
+    throw UserError("--bucket-bytes sets the buckets of the float allreduce; --compress onebit exchanges the whole "
+                    "gradient after the backward pass: leave --bucket-bytes out");
+  }
   if (options.mode != Mode::kAsync) return;
   if (options.intra_node != IntraNode::kMessages) {
     throw UserError(
@@ -167,7 +171,9 @@ results::Config options_config(const TrainOptions& options) {
           options.checkpoint_path.empty() ? ""
                                           : checkpoint_every_text(options.checkpoint_every.value_or(CheckpointEvery{})),
           options.resume_path,
-          options.mode == Mode::kSync ? options.bucket_bytes.value_or(kDefaultBucketBytes) : 0,
+          options.mode == Mode::kSync && options.compress == Compression::kNone
+              ? options.bucket_bytes.value_or(kDefaultBucketBytes)
+              : 0,
           options.pipeline,
           options.staleness.value_or(-1),
           options.eval_every.value_or(0),

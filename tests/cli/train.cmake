@@ -82,6 +82,8 @@ train_cli_error(compress_in_local_mode no_launcher "--compress onebit compresses
 train_cli_error(compress_on_the_shared_memory_path train_np2
   "--compress onebit in async mode sends each push by messages: add --intra-node messages"
   ${train_small} --compress onebit ${train_out})
+train_cli_error(compress_with_bucket_bytes train_np2 "--bucket-bytes sets the buckets of the float allreduce"
+  ${train_small} --mode sync --compress onebit --bucket-bytes 4096 ${train_out})
 train_cli_error(compress_with_pipeline train_np2 "--compress onebit does not combine with --pipeline"
   ${train_small} --compress onebit --intra-node messages --pipeline ${train_out})
 # W copies of a shard of 1.1e12 values (4.4 TB each) fit on no node: refused before training, on every rank.

@@ -84,15 +84,15 @@ void run_compressed(int servers) {
     client.push_pull(gradients, parameters, header, timer);
     ASSERT_EQ(parameters, expected[static_cast<std::size_t>(step)]) << "step " << step;
   }
-  client.finish();
   EXPECT_EQ(timer.count(Phase::kCompress), static_cast<std::uint64_t>(kSteps));
   // Per push and server: a header and the shard's columns (two floats each and their bits in 32-bit words) out; a
   // header and the shard's floats back.
   std::uint64_t sent = 0;
   for (int k = 0; k < servers; ++k) sent += sizeof(PushHeader) + shard_columns(cut, layout, k).words() * 4;
   const std::uint64_t received = servers * sizeof(PullHeader) + columns.values() * sizeof(float);
-  EXPECT_EQ(client.timing().bytes_sent, kSteps * sent);
-  EXPECT_EQ(client.timing().bytes_received, kSteps * received);
+  EXPECT_EQ(client.traffic().sent, kSteps * sent);
+  EXPECT_EQ(client.traffic().received, kSteps * received);
+  client.finish();
 }
 
 TEST(CompressedPush, OneServerAppliesTheDequantizedGradient) { run_compressed(1); }
