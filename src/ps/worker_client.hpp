@@ -108,8 +108,9 @@ class WorkerClient {
   /// The exchanges' wall and blocked time so far.
   [[nodiscard]] Timing timing() const { return timing_; }
   /// Bytes this worker has handed over so far, to every server together: headers and shards of its pushes
-  /// (a compressed push's packed columns) and of the replies, its done or abort headers and the final shards, whether they went by MPI message or
-  /// through the shared window's mailboxes (where the server reads the gradient and writes the reply).
+  /// (a compressed push's packed columns) and of the replies, its done or abort headers and the final shards, whether
+  /// they went by MPI message or through the shared window's mailboxes (where the server reads the gradient and writes
+  /// the reply).
   struct Traffic {
     std::uint64_t sent = 0;      ///< bytes
     std::uint64_t received = 0;  ///< bytes

@@ -35,8 +35,9 @@ void validate_compression(const TrainOptions& options) {
         "--mode sync or --mode async");
   }
   if (options.mode == Mode::kSync && options.bucket_bytes) {
-    throw UserError("--bucket-bytes sets the buckets of the float allreduce; --compress onebit exchanges the whole "
-                    "gradient after the backward pass: leave --bucket-bytes out");
+    throw UserError(
+        "--bucket-bytes sets the buckets of the float allreduce; --compress onebit exchanges the whole "
+        "gradient after the backward pass: leave --bucket-bytes out");
   }
   if (options.mode != Mode::kAsync) return;
   if (options.intra_node != IntraNode::kMessages) {
