@@ -4,9 +4,10 @@
 // (BM_LocalUpdate, momentum 0.9, the trainer's default), a raw MPI exchange of the same bytes between
 // worker 1 and rank 0 (BM_RawMpiExchange), and push_pull over messages (path:0) and over the node's shared
 // window (path:1). ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
-// pipelined limit. Sizes are bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in
-// powers of 4, and the two models. See docs/benchmarks.md.
-// Run: mpiexec -n 2 bench_push_pull [--max-bytes=N] [Google Benchmark flags]
+// pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes (columns of 784
+// values, error feedback on) at the same sizes: the push carries the packed gradient, the pull every float. Sizes are
+// bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in powers of 4, and the two models. See
+// docs/benchmarks.md. Run: mpiexec -n 2 bench_push_pull [--max-bytes=N] [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "bench_columns.hpp"
 #include "bench_context.hpp"
 #include "common/aligned_buffer.hpp"
 #include "common/error.hpp"
@@ -33,6 +35,9 @@ namespace {
 
 using psbench::mpi::Communicator;
 using psbench::mpi::ReduceOp;
+
+// How rank 0 serves a BM_PushPull* run: the third word of its command.
+enum class ServePath : std::int64_t { kMessages = 0, kSharedMemory = 1, kOneBitMessages = 2 };
 
 // What rank 0 is told to do next.
 enum class Command : std::int64_t { kQuit = 0, kServe = 1, kRawEcho = 2 };
@@ -69,15 +74,16 @@ std::size_t values_of(const benchmark::State& state, int argument) {
   return static_cast<std::size_t>(state.range(argument)) / sizeof(float);
 }
 
-void BM_PushPull(benchmark::State& state) {
-  const bool shared = state.range(0) != 0;
-  const std::size_t parameters = values_of(state, 1);
-  send_command(Command::kServe, static_cast<std::int64_t>(parameters), state.range(0));
+// push_pull of BYTES/4 parameters over path, one-bit pushes when compressed; the counters of BM_PushPull.
+void run_push_pull(benchmark::State& state, ServePath path, std::size_t parameters) {
+  const bool shared = path == ServePath::kSharedMemory;
+  send_command(Command::kServe, static_cast<std::int64_t>(parameters), static_cast<std::int64_t>(path));
   const auto topology = psbench::ps::Topology::async(world().size(), world().rank(), 1);
   const psbench::ps::ShardLayout layout(parameters, 1);
   std::unique_ptr<psbench::ps::NodeLink> link;
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
   psbench::ps::WorkerClient client(world(), topology, layout, link.get());
+  if (path == ServePath::kOneBitMessages) client.compress_pushes(psbench::bench::bench_columns(parameters), true);
   // The worker's vectors are aligned as a model's are (common/aligned_buffer.hpp).
   const psbench::AlignedBuffer weight_storage(parameters);
   const std::span<float> weights = weight_storage.span();
@@ -103,13 +109,24 @@ void BM_PushPull(benchmark::State& state) {
     client.push_pull(gradients, weights, header, timer);
     state.SetIterationTime(max_over_workers(psbench::monotonic_seconds() - start));
   }
+  // What one push handed over (header included): 4 bytes per value in fp32, the packed columns with one bit.
+  state.counters["push_bytes"] =
+      static_cast<double>(client.traffic().sent) / static_cast<double>(state.iterations() + 1);  // + the untimed one
   client.finish();
   benchmark::DoNotOptimize(checksum);
   const auto exchanges = static_cast<double>(state.iterations()) * static_cast<double>(workers().size());
-  state.counters["bytes_per_second"] =
-      benchmark::Counter(2.0 * static_cast<double>(state.range(1)) * exchanges, benchmark::Counter::kIsRate);
+  const auto bytes = static_cast<double>(parameters * sizeof(float));
+  state.counters["bytes_per_second"] = benchmark::Counter(2.0 * bytes * exchanges, benchmark::Counter::kIsRate);
   state.counters["updates_per_second"] = benchmark::Counter(exchanges, benchmark::Counter::kIsRate);
   state.counters["workers"] = workers().size();
+}
+
+void BM_PushPull(benchmark::State& state) {
+  run_push_pull(state, state.range(0) != 0 ? ServePath::kSharedMemory : ServePath::kMessages, values_of(state, 1));
+}
+
+void BM_PushPullOneBit(benchmark::State& state) {
+  run_push_pull(state, ServePath::kOneBitMessages, values_of(state, 0));
 }
 
 // Sends the buffer to rank 0 and receives its echo in place.
@@ -171,8 +188,8 @@ std::vector<std::int64_t> sizes_up_to(std::int64_t max_bytes) {
   return sizes;
 }
 
-// Per size, the update, the raw exchange and both push/pull paths, one after the other, so that each
-// push/pull runs beside its limits.
+// Per size, the update, the raw exchange, both push/pull paths and 1-bit push/pull, one after the other, so that
+// each push/pull runs beside its limits.
 void register_benchmarks(std::int64_t max_bytes) {
   for (const std::int64_t bytes : sizes_up_to(max_bytes)) {
     const std::vector<benchmark::internal::Benchmark*> benchmarks{
@@ -180,7 +197,8 @@ void register_benchmarks(std::int64_t max_bytes) {
         benchmark::RegisterBenchmark("BM_RawMpiExchange", BM_RawMpiExchange)->Arg(bytes),
         benchmark::RegisterBenchmark("BM_PushPull", BM_PushPull)
             ->ArgsProduct({{0, 1}, {bytes}})
-            ->ArgNames({"path", ""})};
+            ->ArgNames({"path", ""}),
+        benchmark::RegisterBenchmark("BM_PushPullOneBit", BM_PushPullOneBit)->Arg(bytes)};
     for (auto* benchmark : benchmarks) benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
 }
@@ -215,10 +233,12 @@ void serve_commands() {
     const auto topology = psbench::ps::Topology::async(world().size(), 0, 1);
     const psbench::ps::ShardLayout layout(parameters, 1);
     const std::vector<float> initial(parameters, 0.0F);
+    const auto path = static_cast<ServePath>(message[2]);
     std::unique_ptr<psbench::ps::NodeLink> link;
-    if (message[2] != 0)
+    if (path == ServePath::kSharedMemory)
       link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
     psbench::ps::Server server(world(), topology, layout, initial, kSgd, link.get());
+    if (path == ServePath::kOneBitMessages) server.take_compressed_pushes(psbench::bench::bench_columns(parameters));
     (void)server.serve();
   }
 }

@@ -1,6 +1,8 @@
 // The server's SGD update beside a STREAM-style triad over the same number of floats: the update streams
 // weights, gradients and velocity (momentum 0.9, the trainer's default), so memory bandwidth is its limit; the
 // delay-compensated update (--delay-compensation) streams the pushing worker's shard copy as well.
+// The 1-bit quantizer (--compress onebit) is memory-bound too: quantizing with error feedback streams the gradient
+// and the residual, and a server's or sync worker's dequantization writes a float per bit.
 // Sizes are bytes of parameters (4 per float): 4 KiB to 64 MiB in powers of 4, and the two models.
 // Run: bench_server_update [Google Benchmark flags] (see docs/benchmarks.md)
 #include <benchmark/benchmark.h>
@@ -9,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "bench_columns.hpp"
+#include "compress/onebit.hpp"
 #include "ps/sgd.hpp"
 #include "serial_main.hpp"
 
@@ -55,6 +59,50 @@ void BM_DelayCompensatedUpdate(benchmark::State& state) {
       7.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+// Packed bytes of a layout: two floats per column and its bits, padded to 32-bit words.
+double packed_bytes(const psbench::compress::ColumnLayout& layout) {
+  return static_cast<double>(layout.words() * sizeof(std::uint32_t));
+}
+
+// 1-bit quantization with error feedback of BYTES/4 values of N(0, 1)-like signs. bytes_per_second counts the
+// gradient and the residual read, the residual written and the packed form written: 12 bytes per value and the
+// packed bytes.
+void BM_OneBitQuantize(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0)) / sizeof(float);
+  const psbench::compress::ColumnLayout layout = psbench::bench::bench_columns(size);
+  std::vector<float> gradients(size);
+  for (std::size_t i = 0; i < size; ++i) gradients[i] = static_cast<float>((i * 2654435761U) % 2001) * 1e-3F - 1.0F;
+  std::vector<float> residual(size, 0.0F);
+  std::vector<std::uint32_t> packed(layout.words());
+  psbench::compress::quantize_onebit(layout, gradients, residual, packed);  // untimed, as BM_SgdUpdate's
+  for (auto _ : state) {
+    psbench::compress::quantize_onebit(layout, gradients, residual, packed);
+    benchmark::ClobberMemory();
+  }
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      (3.0 * static_cast<double>(state.range(0)) + packed_bytes(layout)) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
+// Dequantization of BYTES/4 values from their packed form. bytes_per_second counts the packed form read and a float
+// written per value: 4 bytes per value and the packed bytes.
+void BM_OneBitDequantize(benchmark::State& state) {
+  const auto size = static_cast<std::size_t>(state.range(0)) / sizeof(float);
+  const psbench::compress::ColumnLayout layout = psbench::bench::bench_columns(size);
+  std::vector<float> values(size);
+  for (std::size_t i = 0; i < size; ++i) values[i] = static_cast<float>((i * 2654435761U) % 2001) * 1e-3F - 1.0F;
+  std::vector<std::uint32_t> packed(layout.words());
+  psbench::compress::quantize_onebit(layout, values, {}, packed);
+  psbench::compress::dequantize_onebit(layout, packed, values);  // untimed, as BM_SgdUpdate's
+  for (auto _ : state) {
+    psbench::compress::dequantize_onebit(layout, packed, values);
+    benchmark::ClobberMemory();
+  }
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      (static_cast<double>(state.range(0)) + packed_bytes(layout)) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
 // a = b + 0.5 c over BYTES/4 floats per array. bytes_per_second counts, as STREAM does, b and c read and
 // a written: 12 bytes per value (the write's read-for-ownership is not counted).
 void BM_Triad(benchmark::State& state) {
@@ -73,7 +121,7 @@ void BM_Triad(benchmark::State& state) {
       3.0 * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// Per size the triad, then the update and the delay-compensated update beside it.
+// Per size the triad, then the update, the delay-compensated update and the 1-bit kernels beside it.
 void register_benchmarks() {
   std::vector<std::int64_t> sizes{kMlpParameters * 4, kCnnParameters * 4};
   for (std::int64_t bytes = 4096; bytes <= (std::int64_t{64} << 20); bytes *= 4) sizes.push_back(bytes);
@@ -85,6 +133,14 @@ void register_benchmarks() {
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("BM_DelayCompensatedUpdate", BM_DelayCompensatedUpdate)
+        ->Arg(bytes)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_OneBitQuantize", BM_OneBitQuantize)
+        ->Arg(bytes)
+        ->UseRealTime()
+        ->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_OneBitDequantize", BM_OneBitDequantize)
         ->Arg(bytes)
         ->UseRealTime()
         ->Unit(benchmark::kMicrosecond);

@@ -62,6 +62,15 @@ void add_train_command(CLI::App& app) {
   command->add_option("--block-lr", options->block_lr, "bmuf mode: block learning rate (default 1)");
   auto nesterov = std::make_shared<std::string>();
   command->add_option("--nesterov", *nesterov, "bmuf mode: on | off, the block update's Nesterov step (default on)");
+  command
+      ->add_option("--compress", options->compress,
+                   "sync and async mode: none | onebit (CNTK's 1-bit SGD: one bit per gradient value and two "
+                   "floats per column; docs/running.md, \"1-bit SGD\")")
+      ->transform(choice({train::Compression::kNone, train::Compression::kOneBit}, train::compression_name))
+      ->default_str(std::string(train::compression_name(options->compress)));
+  command->add_flag_callback(
+      "--no-error-feedback", [options] { options->error_feedback = false; },
+      "with --compress onebit: drop each step's quantization error instead of adding it to the next step's gradient");
   command->add_option("--eval-every", options->eval_every,
                       "evaluate on the test split every N steps of the first worker (timed apart from training)");
   command->add_option("--target-accuracy", options->target_accuracy,

@@ -9,6 +9,7 @@ std::string_view phase_name(Phase phase) {
     case Phase::kCompute: return "compute";
     case Phase::kPush: return "push";
     case Phase::kPull: return "pull";
+    case Phase::kCompress: return "compress";
     case Phase::kServerUpdate: return "server_update";
     case Phase::kServerIdle: return "server_idle";
     case Phase::kTotal: return "total";

@@ -8,10 +8,21 @@
 namespace psbench {
 
 /// The timed phases of a run, as named in the results file (docs/results.md, "phases").
-enum class Phase : std::uint8_t { kInitIo, kInitTotal, kCompute, kPush, kPull, kServerUpdate, kServerIdle, kTotal };
+/// kCompress is the quantize and dequantize time of a compressed exchange (--compress onebit), on workers and servers.
+enum class Phase : std::uint8_t {
+  kInitIo,
+  kInitTotal,
+  kCompute,
+  kPush,
+  kPull,
+  kCompress,
+  kServerUpdate,
+  kServerIdle,
+  kTotal
+};
 
 /// Number of entries in Phase.
-inline constexpr std::size_t kPhaseCount = 8;
+inline constexpr std::size_t kPhaseCount = 9;
 
 /// The results-file key of a phase, such as "init_io".
 std::string_view phase_name(Phase phase);

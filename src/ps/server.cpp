@@ -4,6 +4,7 @@
 
 #include "common/check.hpp"
 #include "common/phase_timer.hpp"
+#include "compress/onebit.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "ps/protocol.hpp"
@@ -95,6 +96,24 @@ void Server::apply_chunk(std::size_t worker, std::size_t offset, std::span<const
   } else {
     optimizer_.apply_slice_into(weights, gradients, offset, copy);
   }
+}
+
+void Server::take_compressed_pushes(compress::ColumnLayout columns) {
+  PSBENCH_CHECK(columns.values() == weights_.size())
+      << "columns over " << columns.values() << " values for a shard of " << weights_.size();
+  PSBENCH_CHECK(local_.empty()) << "compressed pushes travel by messages, not through a node's shared window";
+  packed_.assign(columns.words(), 0);
+  dequantized_ = AlignedBuffer(weights_.size());
+  columns_.emplace(std::move(columns));
+}
+
+void Server::receive_compressed(int source, ServerStats& stats) {
+  PSBENCH_MPI_CALL(MPI_Irecv(packed_.data(), static_cast<int>(packed_.size()), MPI_UINT32_T, source, kTagPushData,
+                             comm_.native(), chunk_receives_.at(0)));
+  wait_for_chunk(source, 0, 0, packed_.size());  // a word is as long as a float
+  const double start = monotonic_seconds();
+  compress::dequantize_onebit(*columns_, packed_, dequantized_.span());
+  stats.compress_seconds += monotonic_seconds() - start;
 }
 
 void Server::resume(std::span<const float> velocity, std::span<const std::uint32_t> worker_epochs) {
@@ -320,7 +339,12 @@ void Server::serve_by_messages(int source, ServerStats& stats, bool answer) {
   const auto worker = static_cast<std::size_t>(source - topology_.servers);
   const int chunks = chunk_count(weights_.size());
   const int slots = static_cast<int>(chunk_receives_.size());
-  for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
+  const bool compressed = columns_.has_value();  // the whole gradient in one message, dequantized before the update
+  if (compressed) {
+    receive_compressed(source, stats);
+  } else {
+    for (int c = 0; c < std::min(chunks, slots); ++c) receive_chunk(source, c);
+  }
   const PullHeader reply{stopping_ ? kAbortedVersion : version_};
   if (answer) PSBENCH_MPI_CALL(MPI_Send(&reply, sizeof reply, MPI_BYTE, source, kTagPullHeader, comm));
   // The worker's copy of the last reply took the shard's lines to its core: claiming the first ones back
@@ -329,12 +353,14 @@ void Server::serve_by_messages(int source, ServerStats& stats, bool answer) {
   for (int c = 0; c < chunks; ++c) {
     const auto slot = static_cast<std::size_t>(c % slots);
     const auto [offset, count] = chunk_span(weights_.size(), c);
-    wait_for_chunk(source, c, slot, count);
-    const std::span<float> ring_gradient(gradient_.span().data() + slot * kChunkValues, count);
+    if (!compressed) wait_for_chunk(source, c, slot, count);
+    const std::span<float> gradient = compressed
+                                          ? dequantized_.span().subspan(offset, count)
+                                          : std::span<float>(gradient_.span().data() + slot * kChunkValues, count);
     const double apply_start = monotonic_seconds();
-    if (!stopping_) apply_chunk(worker, offset, ring_gradient, answer);
+    if (!stopping_) apply_chunk(worker, offset, gradient, answer);
     stats.apply_seconds += monotonic_seconds() - apply_start;
-    if (c + slots < chunks) receive_chunk(source, c + slots);
+    if (!compressed && c + slots < chunks) receive_chunk(source, c + slots);
     if (!answer) continue;  // a held reply: release() sends the shard as it is then
     PSBENCH_MPI_CALL(MPI_Isend(weights_.data() + offset, static_cast<int>(count), MPI_FLOAT, source, kTagPullData, comm,
                                chunk_sends_.at(static_cast<std::size_t>(c))));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/aligned_buffer.hpp"
+#include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/request_set.hpp"
 #include "ps/node_link.hpp"
@@ -22,13 +23,14 @@ namespace psbench::ps {
 
 /// What a server measured while serving.
 struct ServerStats {
-  std::uint64_t updates = 0;     ///< gradient pushes applied
-  double service_seconds = 0.0;  ///< from a push's arrival to its reply (receive, apply, send or write into
-                                 ///< a local worker's parameter area)
-  double apply_seconds = 0.0;    ///< inside the optimizer only
-  double idle_seconds = 0.0;     ///< waiting for the next message
-  double serve_seconds = 0.0;    ///< whole serve() call
-  StalenessHistogram staleness;  ///< staleness of every applied update
+  std::uint64_t updates = 0;      ///< gradient pushes applied
+  double service_seconds = 0.0;   ///< from a push's arrival to its reply (receive, apply, send or write into
+                                  ///< a local worker's parameter area)
+  double apply_seconds = 0.0;     ///< inside the optimizer only
+  double idle_seconds = 0.0;      ///< waiting for the next message
+  double serve_seconds = 0.0;     ///< whole serve() call
+  double compress_seconds = 0.0;  ///< dequantizing compressed pushes (--compress onebit)
+  StalenessHistogram staleness;   ///< staleness of every applied update
   // Bounded staleness (--staleness, Server::bound_staleness): a worker's clock is its gradient pushes so far.
   std::uint64_t held_replies = 0;              ///< replies held back by the bound (0 without it)
   double held_seconds = 0.0;                   ///< summed over held replies: from the push's update to the reply
@@ -69,6 +71,10 @@ class Server {
   Server(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
          std::span<const float> initial_parameters, SgdConfig config, const NodeLink* link = nullptr,
          std::optional<float> delay_compensation = std::nullopt);
+  /// Before serve(), with --compress onebit: every push carries the shard's gradient quantized per column of
+  /// columns (the shard's own, from shard_columns()) in one message, which the server dequantizes and applies as it
+  /// would the floats. Allocates the packed message and a shard of floats here.
+  void take_compressed_pushes(compress::ColumnLayout columns);
   /// Refuses pushes of more than max_samples samples (the batch size).
   void limit_samples(std::uint32_t max_samples) { validator_.limit_samples(max_samples); }
   /// Sets a function called after each applied update with the updates so far (fault injection).
@@ -125,6 +131,8 @@ class Server {
   void reply(const Arrival& arrival, ServerStats& stats, bool answer);
   /// Waits for gradient chunk number chunk (in ring slot) from source and checks it holds count values.
   void wait_for_chunk(int source, int chunk, std::size_t slot, std::size_t count);
+  /// Receives a compressed push's one message from source and dequantizes it into dequantized_.
+  void receive_compressed(int source, ServerStats& stats);
   /// Starts the receive of gradient chunk number chunk from source into its ring slot.
   void receive_chunk(int source, int chunk);
   /// Applies a remote worker's gradient chunk by chunk as it arrives and (with answer) sends each fresh chunk back.
@@ -181,6 +189,10 @@ class Server {
   bool compensate_ = false;
   float lambda_ = 0.0F;
   AlignedBuffer sent_storage_;
+  // Compressed pushes (take_compressed_pushes): the shard's columns, a push's packed form and its floats.
+  std::optional<compress::ColumnLayout> columns_;
+  std::vector<std::uint32_t> packed_;
+  AlignedBuffer dequantized_{0};
 };
 
 }  // namespace psbench::ps

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/check.hpp"
+#include "compress/onebit.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "ps/protocol_error.hpp"
@@ -65,12 +66,33 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
   }
 }
 
+void WorkerClient::compress_pushes(compress::ColumnLayout columns, bool error_feedback) {
+  PSBENCH_CHECK(columns.values() == layout_.parameters())
+      << "columns over " << columns.values() << " values for " << layout_.parameters() << " parameters";
+  PSBENCH_CHECK(!pipeline_ && std::ranges::none_of(mailboxes_, [](const Mailbox* m) { return m != nullptr; }))
+      << "compressed pushes travel by messages, without the pipeline";
+  shard_words_.clear();
+  for (int k = 0; k <= topology_.servers; ++k) {
+    const std::size_t begin = k < topology_.servers ? layout_.begin(k) : layout_.parameters();
+    const std::size_t column = columns.column_at(begin);
+    PSBENCH_CHECK(columns.value_begin(column) == begin) << "a column straddles shard " << k << "'s start";
+    shard_words_.push_back(columns.word_begin(column));
+  }
+  packed_.assign(columns.words(), 0);
+  residual_ = AlignedBuffer(error_feedback ? columns.values() : 0);
+  columns_.emplace(std::move(columns));
+}
+
 void WorkerClient::push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                              PhaseTimer& timer) {
   PSBENCH_CHECK(gradients.size() == layout_.parameters() && parameters.size() == layout_.parameters())
       << "vectors of " << gradients.size() << " and " << parameters.size() << " values for a layout of "
       << layout_.parameters();
   PSBENCH_CHECK(!in_flight_) << "push_pull with a pipelined exchange in flight";
+  if (columns_) {
+    const ScopedPhase compress(timer, Phase::kCompress);
+    compress::quantize_onebit(*columns_, gradients, residual_.span(), packed_);
+  }
   const double start_time = monotonic_seconds();
   // Receives are posted straight into the parameters and sends read the gradients in place: no copy.
   start(gradients, gradients, parameters, versions_, step);
@@ -179,7 +201,8 @@ void WorkerClient::start(std::span<const float> gradients, std::span<const float
     push_headers_[slot] = step;
     push_headers_[slot].kind = PushKind::kGradient;
     push_headers_[slot].version = versions[slot];
-    traffic_.sent += sizeof(PushHeader) + size * sizeof(float);
+    const std::size_t words = columns_ ? shard_words_[slot + 1] - shard_words_[slot] : 0;
+    traffic_.sent += sizeof(PushHeader) + (columns_ ? words * sizeof(std::uint32_t) : size * sizeof(float));
     traffic_.received += sizeof(PullHeader) + size * sizeof(float);
     if (Mailbox* mailbox = mailboxes_[slot]; mailbox != nullptr) {
       if (gradients.data() != shared_gradients_.data()) {
@@ -198,10 +221,15 @@ void WorkerClient::start(std::span<const float> gradients, std::span<const float
     PSBENCH_MPI_CALL(MPI_Isend(&push_headers_[slot], sizeof(PushHeader), MPI_BYTE, server, kTagPushHeader, comm,
                                sends_.at(request)));
     ++request;
+    if (columns_) {  // the shard's packed form in one message, in the request of chunk 0's send
+      PSBENCH_MPI_CALL(MPI_Isend(packed_.data() + shard_words_[slot], static_cast<int>(words), MPI_UINT32_T, server,
+                                 kTagPushData, comm, sends_.at(request)));
+    }
     for (int c = 0; c < chunk_count(size); ++c, ++request) {
       const auto [offset, count] = chunk_span(size, c);
       PSBENCH_MPI_CALL(MPI_Irecv(replies.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
                                  kTagPullData, comm, receives_.at(request)));
+      if (columns_) continue;
       PSBENCH_MPI_CALL(MPI_Isend(sources.data() + begin + offset, static_cast<int>(count), MPI_FLOAT, server,
                                  kTagPushData, comm, sends_.at(request)));
     }

@@ -1,11 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "common/aligned_buffer.hpp"
 #include "common/phase_timer.hpp"
+#include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "mpi/request_set.hpp"
 #include "ps/node_link.hpp"
@@ -41,6 +43,12 @@ class WorkerClient {
   /// server is reached by messages).
   WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
                const NodeLink* link = nullptr, bool pipeline = false);
+  /// With --compress onebit, before the first push: each push_pull quantizes the gradient per column of columns (the
+  /// model's, cut at the shards: cut_at_shards()) with this worker's residual (none without error_feedback), timed as
+  /// Phase::kCompress, and sends each server its shard's packed form in one message; the pull stays full precision.
+  /// Every server must be reached by messages and the client built without the pipeline. Allocates the packed
+  /// gradient and the residual here.
+  void compress_pushes(compress::ColumnLayout columns, bool error_feedback);
   /// One step's exchange: sends gradients' shards tagged with the versions last pulled (step gives the
   /// header's loss, epoch, samples and end of epoch; its kind and version are set here), then receives the
   /// fresh shards into parameters; adds the send time to Phase::kPush and the rest to Phase::kPull.
@@ -100,8 +108,9 @@ class WorkerClient {
   /// The exchanges' wall and blocked time so far.
   [[nodiscard]] Timing timing() const { return timing_; }
   /// Bytes this worker has handed over so far, to every server together: headers and shards of its pushes
-  /// and of the replies, its done or abort headers and the final shards, whether they went by MPI message or
-  /// through the shared window's mailboxes (where the server reads the gradient and writes the reply).
+  /// (a compressed push's packed columns) and of the replies, its done or abort headers and the final shards, whether
+  /// they went by MPI message or through the shared window's mailboxes (where the server reads the gradient and writes
+  /// the reply).
   struct Traffic {
     std::uint64_t sent = 0;      ///< bytes
     std::uint64_t received = 0;  ///< bytes
@@ -151,6 +160,12 @@ class WorkerClient {
   std::span<float> shared_parameters_;  // the area local servers write their replies into
   bool all_local_ = false;              // every server shares this node: no message in any exchange
   std::uint64_t sequence_ = 0;          // pushes so far; each gradient push is answered with a whole shard
+  // Compressed pushes (compress_pushes): the columns cut at the shards, shard k's words from shard_words_[k], the
+  // packed gradient and the residual (empty without error feedback).
+  std::optional<compress::ColumnLayout> columns_;
+  std::vector<std::size_t> shard_words_;
+  std::vector<std::uint32_t> packed_;
+  AlignedBuffer residual_{0};
 
   // The exchange in progress: whether its sends and receives have completed (a completed request is null:
   // testing it again would overwrite its status) and when the sends did.

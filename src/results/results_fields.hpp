@@ -1,6 +1,8 @@
 #pragma once
 
+#include <optional>
 #include <string_view>
+#include <type_traits>
 
 #include "results/results_file.hpp"
 #include "results/schema_fields.hpp"
@@ -48,6 +50,8 @@ void fields(Self& c, Visit&& visit) {
   visit("block_momentum", c.block_momentum);
   visit("block_lr", c.block_lr);
   visit("nesterov", c.nesterov);
+  visit("compress", c.compress);
+  visit("error_feedback", c.error_feedback);
 }
 
 /// Visits every member of Environment with its key.
@@ -79,7 +83,14 @@ void fields(Self& m, Visit&& visit) {
 /// Visits every member of Phases with its key.
 template <FieldsOf<Phases> Self, class Visit>
 void fields(Self& p, Visit&& visit) {
-  for (std::size_t i = 0; i < kPhaseCount; ++i) visit(phase_name(static_cast<Phase>(i)), p.seconds[i]);
+  const auto compress = static_cast<std::size_t>(Phase::kCompress);
+  for (std::size_t i = 0; i < kPhaseCount; ++i) {
+    if (i != compress) visit(phase_name(static_cast<Phase>(i)), p.seconds[i]);
+  }
+  // compress: always written; optional in format 2, whose older files lack it (read as 0).
+  std::optional<double> compressed = p.seconds[compress];
+  visit(phase_name(Phase::kCompress), compressed);
+  if constexpr (!std::is_const_v<Self>) p.seconds[compress] = compressed.value_or(0.0);
 }
 
 /// Visits every member of Visits with its key.

@@ -58,6 +58,9 @@ struct Config {
   std::optional<double> block_momentum;        ///< --block-momentum in bmuf mode (default 1 - 1/W filled in), else 0
   std::optional<double> block_lr;              ///< --block-lr in bmuf mode (default 1 filled in), else 0
   std::optional<bool> nesterov;                ///< --nesterov in bmuf mode (default on filled in), else false
+  // Gradient compression: always written; optional in format 2, whose older files lack it.
+  std::optional<std::string> compress;  ///< --compress: none | onebit
+  std::optional<bool> error_feedback;   ///< false with --no-error-feedback
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "ps/shard_columns.hpp"
 #include "ps/worker_client.hpp"
 #include "train/gradient_exchange.hpp"
 
@@ -33,12 +34,17 @@ namespace {
 class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
-                const ps::NodeLink* link, std::span<float> parameters, bool pipeline)
+                const ps::NodeLink* link, std::span<float> parameters, bool pipeline,
+                const AsyncCompression& compression)
       : client_(world, topology, layout, link, pipeline),
         evaluates_(topology.worker_index() == 0),
         pipeline_(pipeline),
         parameters_(parameters),
-        progress_(client_) {}
+        progress_(client_) {
+    if (compression.columns != nullptr) {
+      client_.compress_pushes(ps::cut_at_shards(*compression.columns, layout), compression.error_feedback);
+    }
+  }
 
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
@@ -132,8 +138,9 @@ class AsyncExchange final : public GradientExchange {
 
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
-                                                      std::span<float> parameters, bool pipeline) {
-  return std::make_unique<AsyncExchange>(world, topology, layout, link, parameters, pipeline);
+                                                      std::span<float> parameters, bool pipeline,
+                                                      const AsyncCompression& compression) {
+  return std::make_unique<AsyncExchange>(world, topology, layout, link, parameters, pipeline, compression);
 }
 
 }  // namespace psbench::train

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/phase_timer.hpp"
+#include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/gradient_listener.hpp"
 #include "ps/node_link.hpp"
@@ -26,8 +27,9 @@ struct StepInfo {
 
 /// A worker's exchange, summed over its steps: wall_s from each step's first send (or collective start) to the
 /// moment its result was taken, wait_s the part of it the worker was blocked; bytes_sent and bytes_received what
-/// it handed to MPI and took back (async: every push, reply, done header and final shard; a collective: what a
-/// ring allreduce of it moves per rank, ring_allreduce_bytes()).
+/// it handed to MPI and took back (async: every push, reply, done header and final shard, a 1-bit push as
+/// its packed form; a collective: what a ring allreduce of it moves per rank, ring_allreduce_bytes(); 1-bit sync:
+/// the stripes it sends to and receives from the other workers in its MPI_Alltoallv and MPI_Allgatherv).
 struct ExchangeTotals {
   double wall_s = 0.0;               ///< seconds
   double wait_s = 0.0;               ///< seconds
@@ -80,13 +82,21 @@ class GradientExchange {
 /// Plain local SGD (the reference trainer): the update happens in place, timed as Phase::kServerUpdate.
 std::unique_ptr<GradientExchange> make_local_exchange(std::size_t parameters, ps::SgdConfig config);
 
+/// What an async worker's pushes send (--compress): with columns (the model's), each push is quantized per column
+/// (ps::WorkerClient::compress_pushes), with a residual when error_feedback; without, every float.
+struct AsyncCompression {
+  const compress::ColumnLayout* columns = nullptr;  ///< the model's columns, or nullptr: no compression
+  bool error_feedback = true;                       ///< keep the quantization error for the next push
+};
+
 /// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
 /// by mailbox to the servers that link puts on this node (when given), by messages to the others. The
 /// first worker receives the final shards into parameters (its model's) when it finishes. With pipeline, a
 /// step's push and pull stay in flight while the worker computes the next step (docs/running.md, "Overlap").
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
                                                       const ps::ShardLayout& layout, const ps::NodeLink* link,
-                                                      std::span<float> parameters, bool pipeline);
+                                                      std::span<float> parameters, bool pipeline,
+                                                      const AsyncCompression& compression = {});
 
 /// Synchronous data-parallel exchange over the workers' communicator: non-blocking (persistent, where MPI has
 /// them) allreduces (sum) of the model's gradient vector gradients, which every step must pass, in buckets of
@@ -119,5 +129,14 @@ struct BlockSettings {
 std::unique_ptr<GradientExchange> make_block_exchange(const mpi::Communicator& workers, std::span<float> parameters,
                                                       ps::SgdConfig config, const BlockSettings& settings,
                                                       std::uint64_t own_samples, std::uint64_t batch);
+/// Synchronous data-parallel exchange with CNTK's 1-bit SGD (--compress onebit), after the backward pass: each worker
+/// quantizes gradients (the model's gradient vector, which every step must pass) per column of columns, with its
+/// residual when error_feedback; worker j receives stripe j of everyone's (MPI_Alltoallv), sums it dequantized,
+/// quantizes the sum with a second residual, and every worker gathers the packed sums (MPI_Allgatherv) and applies
+/// SGD with their dequantized sum scaled by 1/W. Steps per epoch are agreed as in make_sync_exchange.
+std::unique_ptr<GradientExchange> make_onebit_sync_exchange(const mpi::Communicator& workers,
+                                                            std::span<float> gradients,
+                                                            const compress::ColumnLayout& columns, ps::SgdConfig config,
+                                                            std::size_t own_steps, bool error_feedback);
 
 }  // namespace psbench::train

@@ -5,10 +5,12 @@
 #include <vector>
 
 #include "ps/server.hpp"
+#include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/checkpoint_writers.hpp"
 #include "train/evaluation.hpp"
 #include "train/fault_injection.hpp"
+#include "train/gradient_columns.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train/run_health.hpp"
 #include "train/training_evaluation.hpp"
@@ -32,14 +34,26 @@ BlockSettings block_settings(const TrainOptions& options) {
   return settings;
 }
 
+compress::ColumnLayout model_columns(const RoleContext& context, const RunSetup& setup) {
+  return gradient_columns(nn::plan_network(context.options.model_spec, setup.facts.input, setup.facts.num_classes));
+}
+
 std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, const RunSetup& setup,
                                                 std::size_t own_steps) {
   switch (context.options.mode) {
-    case Mode::kAsync:
+    case Mode::kAsync: {
+      std::optional<compress::ColumnLayout> columns;
+      if (context.options.compress == Compression::kOneBit) columns.emplace(model_columns(context, setup));
       return make_async_exchange(context.world, setup.topology,
                                  ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
-                                 setup.model->parameters(), context.options.pipeline);
+                                 setup.model->parameters(), context.options.pipeline,
+                                 {columns ? &*columns : nullptr, context.options.error_feedback});
+    }
     case Mode::kSync:
+      if (context.options.compress == Compression::kOneBit) {
+        return make_onebit_sync_exchange(setup.workers, setup.model->gradients(), model_columns(context, setup),
+                                         sgd_config(context.options), own_steps, context.options.error_feedback);
+      }
       return make_sync_exchange(setup.workers, setup.model->gradients(), sgd_config(context.options), own_steps,
                                 context.options.bucket_bytes.value_or(kDefaultBucketBytes));
     case Mode::kLocal: return make_local_exchange(setup.parameters, sgd_config(context.options));
@@ -123,6 +137,10 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
                     setup.link.get(), delay_compensation);
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
+  if (context.options.compress == Compression::kOneBit) {
+    server.take_compressed_pushes(
+        ps::shard_columns(ps::cut_at_shards(model_columns(context, setup), layout), layout, setup.topology.rank));
+  }
   server.bound_staleness(context.options.staleness.value_or(-1));  // --staleness (SSP); absent: unbounded
   server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
   if (setup.resume) resume_server(server, layout, setup);
@@ -154,6 +172,7 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   const double serve_end = monotonic_seconds();
   context.timer.add(Phase::kServerUpdate, report.stats.service_seconds);
   context.timer.add(Phase::kServerIdle, report.stats.idle_seconds);
+  context.timer.add(Phase::kCompress, report.stats.compress_seconds);
   context.trace.record(SliceKind::kServe, serve_start, serve_end);
   server.send_final_shard(setup.topology.worker_rank(0));
   if (const std::string line = checkpoint_line(context.options, checkpoints.tally()); !line.empty()) {

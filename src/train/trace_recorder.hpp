@@ -18,6 +18,7 @@ enum class SliceKind : std::uint8_t {
   kCompute,
   kPush,
   kPull,
+  kCompress,
   kServerUpdate,
   kServerIdle,
   kTotal,
@@ -27,7 +28,7 @@ enum class SliceKind : std::uint8_t {
 };
 
 /// Number of entries in SliceKind.
-inline constexpr std::size_t kSliceKindCount = 11;
+inline constexpr std::size_t kSliceKindCount = 12;
 
 /// The slice kind that shows a phase.
 SliceKind slice_of(Phase phase);

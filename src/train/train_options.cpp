@@ -49,6 +49,10 @@ TrainOptions with_block_defaults(TrainOptions options, int workers) {
   return options;
 }
 
+std::string_view compression_name(Compression compression) {
+  return compression == Compression::kOneBit ? "onebit" : "none";
+}
+
 std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
 
 namespace {
@@ -98,6 +102,36 @@ void validate_block_options(const TrainOptions& options) {
   if (!options.checkpoint_path.empty() || !options.resume_path.empty()) {
     throw UserError("--checkpoint and --resume apply to --mode async, sync and local, not --mode " + mode +
                     " (a checkpoint does not hold the block update's state)");
+  }
+}
+
+void validate_compression(const TrainOptions& options) {
+  if (!options.error_feedback && options.compress == Compression::kNone) {
+    throw UserError("--no-error-feedback applies to --compress onebit only (the quantization error it drops)");
+  }
+  if (options.compress == Compression::kNone) return;
+  if (options.mode == Mode::kLocal) {
+    throw UserError(
+        "--compress onebit compresses what ranks exchange, and --mode local exchanges nothing: use "
+        "--mode sync or --mode async");
+  }
+  if (options.mode == Mode::kBmuf || options.mode == Mode::kAverage) {
+    throw UserError("--compress onebit compresses gradients, and --mode " + std::string(mode_name(options.mode)) +
+                    " exchanges block deltas once per block: use it with --mode sync or --mode async");
+  }
+  if (options.mode == Mode::kSync && options.bucket_bytes) {
+    throw UserError(
+        "--bucket-bytes sets the buckets of the float allreduce; --compress onebit exchanges the whole "
+        "gradient after the backward pass: leave --bucket-bytes out");
+  }
+  if (options.mode != Mode::kAsync) return;
+  if (options.intra_node != IntraNode::kMessages) {
+    throw UserError(
+        "--compress onebit in async mode sends each push by messages: add --intra-node messages (the "
+        "shared-memory path lets a server read the gradient in place, uncompressed)");
+  }
+  if (options.pipeline) {
+    throw UserError("--compress onebit does not combine with --pipeline: leave one of them out");
   }
 }
 
@@ -152,6 +186,7 @@ void validate_options(const TrainOptions& options, int world_size) {
         std::string(mode_name(options.mode)));
   }
   validate_block_options(options);
+  validate_compression(options);
   if (options.eval_every && *options.eval_every <= 0) {
     throw UserError("--eval-every must be a positive number of steps, got " + std::to_string(*options.eval_every));
   }
@@ -225,7 +260,9 @@ results::Config options_config(const TrainOptions& options) {
           options.checkpoint_path.empty() ? ""
                                           : checkpoint_every_text(options.checkpoint_every.value_or(CheckpointEvery{})),
           options.resume_path,
-          options.mode == Mode::kSync ? options.bucket_bytes.value_or(kDefaultBucketBytes) : 0,
+          options.mode == Mode::kSync && options.compress == Compression::kNone
+              ? options.bucket_bytes.value_or(kDefaultBucketBytes)
+              : 0,
           options.pipeline,
           options.staleness.value_or(-1),
           options.eval_every.value_or(0),
@@ -235,7 +272,9 @@ results::Config options_config(const TrainOptions& options) {
           options.block_samples.value_or(0),
           options.block_momentum.value_or(0.0),
           options.block_lr.value_or(0.0),
-          options.nesterov.value_or(false)};
+          options.nesterov.value_or(false),
+          std::string(compression_name(options.compress)),
+          options.error_feedback};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

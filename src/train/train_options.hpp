@@ -18,6 +18,9 @@ namespace psbench::train {
 /// allreduce every block (bmuf: CNTK's block momentum; average: CNTK's model averaging), or one process (local).
 enum class Mode { kAsync, kSync, kLocal, kBmuf, kAverage };
 
+/// What an exchange sends of a gradient: every float, or CNTK's 1-bit quantization (--compress).
+enum class Compression { kNone, kOneBit };
+
 /// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, or by messages
 /// as it reaches servers on other nodes.
 enum class IntraNode { kSharedMemory, kMessages };
@@ -41,6 +44,8 @@ struct TrainOptions {
   std::optional<double> block_momentum;             ///< --block-momentum: bmuf's block momentum (1 - 1/W)
   std::optional<double> block_lr;                   ///< --block-lr: bmuf's block learning rate (1)
   std::optional<bool> nesterov;                     ///< --nesterov on|off: bmuf's Nesterov step (on)
+  Compression compress = Compression::kNone;        ///< --compress: what a worker sends of its gradient
+  bool error_feedback = true;                       ///< false with --no-error-feedback
   std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
   std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
@@ -81,6 +86,8 @@ TrainOptions with_block_defaults(TrainOptions options, int workers);
 
 /// The flag spelling of a mode ("async", "sync", "local", "bmuf", "average").
 std::string_view mode_name(Mode mode);
+/// The flag spelling of a compression ("none", "onebit").
+std::string_view compression_name(Compression compression);
 /// The flag spelling of an intra-node path ("shared-memory", "messages").
 std::string_view intra_node_name(IntraNode path);
 

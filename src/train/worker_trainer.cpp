@@ -136,12 +136,12 @@ float WorkerTrainer::gradient_weight(std::size_t samples) const {
   return weight;
 }
 
-// The exchange adds its time to the push, pull and update phases in that order; the trace lays the
+// The exchange adds its time to the compress, push, pull and update phases in that order; the trace lays the
 // increments end to end from the exchange's start.
 void WorkerTrainer::record_exchange_slices(double start, const PhaseTimer& before) {
   if (!trace_.enabled()) return;
   double at = start;
-  for (const Phase phase : {Phase::kPush, Phase::kPull, Phase::kServerUpdate}) {
+  for (const Phase phase : {Phase::kCompress, Phase::kPush, Phase::kPull, Phase::kServerUpdate}) {
     if (timer_.count(phase) == before.count(phase)) continue;
     const double seconds = timer_.seconds(phase) - before.seconds(phase);
     trace_.record(slice_of(phase), at, at + seconds);

@@ -73,6 +73,19 @@ train_cli_error(negative_delay_compensation train_np2 "--delay-compensation must
   ${train_small} --delay-compensation -0.04 ${train_out})
 train_cli_error(delay_compensation_in_sync_mode train_np2 "--delay-compensation applies to --mode async only"
   ${train_small} --mode sync --delay-compensation 0.04 ${train_out})
+train_cli_error(unknown_compress train_np2 "--compress: twobit is not one of: none, onebit"
+  ${train_small} --mode sync --compress twobit ${train_out})
+train_cli_error(no_error_feedback_without_compress train_np2
+  "--no-error-feedback applies to --compress onebit only" ${train_small} --mode sync --no-error-feedback ${train_out})
+train_cli_error(compress_in_local_mode no_launcher "--compress onebit compresses what ranks exchange, and --mode local"
+  ${train_small} --mode local --compress onebit ${train_out})
+train_cli_error(compress_on_the_shared_memory_path train_np2
+  "--compress onebit in async mode sends each push by messages: add --intra-node messages"
+  ${train_small} --compress onebit ${train_out})
+train_cli_error(compress_with_bucket_bytes train_np2 "--bucket-bytes sets the buckets of the float allreduce"
+  ${train_small} --mode sync --compress onebit --bucket-bytes 4096 ${train_out})
+train_cli_error(compress_with_pipeline train_np2 "--compress onebit does not combine with --pipeline"
+  ${train_small} --compress onebit --intra-node messages --pipeline ${train_out})
 # W copies of a shard of 1.1e12 values (4.4 TB each) fit on no node: refused before training, on every rank.
 train_cli_error(delay_compensation_beyond_memory train_np3
   "--delay-compensation: parameter server 0 needs .* MiB for 2 copies of its .*-value shard .* available \\(MemAvailable\\)"

@@ -55,7 +55,7 @@ TEST(TrainOutputs, ResultsFileHasEveryKeyAndTraceOneTrackPerRank) {
   EXPECT_EQ(results["model"]["parameters"], 784 * 32 + 32 + 32 * 10 + 10);
   const auto& phases = results["phases"];
   for (const char* phase :
-       {"init_io", "init_total", "compute", "push", "pull", "server_update", "server_idle", "total"}) {
+       {"init_io", "init_total", "compute", "push", "pull", "compress", "server_update", "server_idle", "total"}) {
     ASSERT_TRUE(phases.contains(phase)) << phase;
     EXPECT_GE(phases[phase].get<double>(), 0.0) << phase;
     EXPECT_LE(phases[phase].get<double>(), phases["total"].get<double>()) << phase;

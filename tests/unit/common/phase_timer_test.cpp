@@ -45,6 +45,7 @@ TEST(PhaseTimer, NamesMatchTheResultsFileKeys) {
   EXPECT_EQ(phase_name(Phase::kCompute), "compute");
   EXPECT_EQ(phase_name(Phase::kPush), "push");
   EXPECT_EQ(phase_name(Phase::kPull), "pull");
+  EXPECT_EQ(phase_name(Phase::kCompress), "compress");
   EXPECT_EQ(phase_name(Phase::kServerUpdate), "server_update");
   EXPECT_EQ(phase_name(Phase::kServerIdle), "server_idle");
   EXPECT_EQ(phase_name(Phase::kTotal), "total");

@@ -93,7 +93,9 @@ ResultsFile sample_results() {
                  4096,
                  0.75,
                  1.0,
-                 true};
+                 true,
+                 "onebit",
+                 false};
   file.env.hosts = {"node-a"};
   file.env.ranks = 2;
   file.env.ranks_per_host = {{"node-a", 2}};
@@ -196,6 +198,23 @@ TEST(ResultsSchema, FilesWithoutTheBlockAndBytesKeysStillRead) {
   ASSERT_TRUE(file.per_rank[1].worker->exchange.has_value());
   EXPECT_FALSE(file.per_rank[1].worker->exchange->bytes_sent.has_value());
   EXPECT_EQ(file.per_rank[1].worker->exchange->wall_s, 1.5);
+}
+
+TEST(ResultsSchema, FilesWithoutTheCompressionKeysStillRead) {
+  ResultsFile written = sample_results();
+  written.phases[Phase::kCompress] = 0.75;
+  Json document = Json::parse(results_text(written));
+  EXPECT_EQ(document["phases"]["compress"], 0.75);
+  EXPECT_EQ(document["config"]["compress"], "onebit");
+  EXPECT_EQ(document["config"]["error_feedback"], false);
+  EXPECT_EQ(parse_results(document.dump(), "r.json"), written);
+  document["phases"].erase("compress");
+  document["config"].erase("compress");
+  document["config"].erase("error_feedback");
+  const ResultsFile file = parse_results(document.dump(), "r.json");
+  EXPECT_EQ(file.phases[Phase::kCompress], 0.0);
+  EXPECT_FALSE(file.config.compress.has_value());
+  EXPECT_FALSE(file.config.error_feedback.has_value());
 }
 
 TEST(ResultsSchema, ExtraKeysAreIgnored) {

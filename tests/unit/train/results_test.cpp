@@ -72,7 +72,7 @@ TEST(Results, HasEveryKeyDesignMdLists) {
     EXPECT_TRUE(results.contains(key)) << key;
   }
   for (const char* phase :
-       {"init_io", "init_total", "compute", "push", "pull", "server_update", "server_idle", "total"}) {
+       {"init_io", "init_total", "compute", "push", "pull", "compress", "server_update", "server_idle", "total"}) {
     EXPECT_TRUE(results["phases"].contains(phase)) << phase;
   }
   for (const char* key : {"epochs", "steps", "samples_per_s", "final_loss", "test_accuracy"}) {
