@@ -118,14 +118,8 @@ TEST(Plan, RefusesABudgetOfNoNodesOrMoreThanThePlatformHas) {
   EXPECT_THROW(plan(two_core_calibration(), request_on("rack:4:10", 5)), UserError);
 }
 
-StepCosts server_bound_costs() {
-  StepCosts costs;
-  costs.workers = 8;
-  costs.servers = 1;
-  costs.compute_s = 0.010;
-  costs.service_s = 0.002;
-  return costs;
-}
+// Eight workers of t_fb 10 ms and one server of D_s 2 ms.
+StepCosts server_bound_costs() { return StepCosts{.workers = 8, .servers = 1, .compute_s = 0.010, .service_s = 0.002}; }
 
 Prediction predicted_phases(double setup, double init_io, double compute, double pushes_per_s) {
   Prediction p;
