@@ -53,6 +53,7 @@ void add_model_command(CLI::App& app) {
   add_calibrate(*model);
   add_predict(*model);
   add_validate(*model);
+  add_plan(*model);
   add_saturation(*model);
 }
 

@@ -24,6 +24,8 @@ void add_predict(CLI::App& model);
 void add_calibrate(CLI::App& model);
 /// Registers `psbench model validate`.
 void add_validate(CLI::App& model);
+/// Registers `psbench model plan`.
+void add_plan(CLI::App& model);
 /// Registers `psbench model saturation`.
 void add_saturation(CLI::App& model);
 

@@ -50,7 +50,7 @@ void run_validate(const ValidateFlags& flags) {
   std::fputs(text.c_str(), stdout);
   std::fflush(stdout);
   if (flags.max_mape < 0.0) return;
-  const double mape = validation.mape.at(options.kinds.front()).at("total");
+  const double mape = validation.errors.at(options.kinds.front()).at("total").mean;
   if (mape > flags.max_mape) {
     char text[160];
     std::snprintf(text, sizeof text, "%s misses --max-mape: total-time MAPE %.1f%% > %.1f%%", flags.kind.c_str(), mape,

@@ -1,10 +1,18 @@
 #include "perf/prediction_format.hpp"
 
 #include <cstdio>
-#include <nlohmann/json.hpp>
 
 namespace psbench::perf {
 namespace {
+
+std::string knee_text(const Prediction& p, const char* format) {
+  if (!p.knee_workers) return "";
+  char text[32];
+  std::snprintf(text, sizeof text, format, *p.knee_workers);
+  return text;
+}
+
+}  // namespace
 
 nlohmann::ordered_json prediction_json(const Prediction& p) {
   nlohmann::ordered_json out = {{"kind", kind_name(p.kind)},
@@ -21,29 +29,24 @@ nlohmann::ordered_json prediction_json(const Prediction& p) {
   return out;
 }
 
-std::string knee_text(const Prediction& p, const char* format) {
-  if (!p.knee_workers) return "";
-  char text[32];
-  std::snprintf(text, sizeof text, format, *p.knee_workers);
-  return text;
+nlohmann::ordered_json scenario_json(const Scenario& scenario) {
+  return {{"model", scenario.model},
+          {"batch", scenario.batch},
+          {"samples", scenario.samples},
+          {"epochs", scenario.epochs},
+          {"io", io_mode_name(scenario.io)},
+          {"pipeline", scenario.pipeline},
+          {"staleness", scenario.staleness},
+          {"read", read_mode_name(scenario.read)},
+          {"platform", scenario.platform.text},
+          {"ranks_per_node", scenario.ranks_per_node},
+          {"calib", scenario.calib_path}};
 }
-
-}  // namespace
 
 std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions) {
   nlohmann::ordered_json order = nlohmann::ordered_json::array();
   for (const Kind kind : kAllKinds) order.push_back(kind_name(kind));
-  nlohmann::ordered_json inputs = {{"model", scenario.model},
-                                   {"batch", scenario.batch},
-                                   {"samples", scenario.samples},
-                                   {"epochs", scenario.epochs},
-                                   {"io", io_mode_name(scenario.io)},
-                                   {"pipeline", scenario.pipeline},
-                                   {"staleness", scenario.staleness},
-                                   {"read", read_mode_name(scenario.read)},
-                                   {"platform", scenario.platform.text},
-                                   {"ranks_per_node", scenario.ranks_per_node},
-                                   {"calib", scenario.calib_path}};
+  const nlohmann::ordered_json inputs = scenario_json(scenario);
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Prediction& p : predictions) list.push_back(prediction_json(p));
   return nlohmann::ordered_json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(

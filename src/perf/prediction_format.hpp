@@ -1,5 +1,6 @@
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,12 @@ namespace psbench::perf {
 
 /// Output formats of `psbench model predict`.
 enum class OutputFormat { kTable, kJson, kCsv };
+
+/// One prediction as an object of docs/formats.md#predict-json's `predictions[]`.
+nlohmann::ordered_json prediction_json(const Prediction& prediction);
+
+/// The scenario as predict JSON's `inputs`: the flags that describe the run.
+nlohmann::ordered_json scenario_json(const Scenario& scenario);
 
 /// The predictions as the JSON of docs/formats.md#predict-json (inputs echoed, kind_order, one object per prediction).
 std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions);

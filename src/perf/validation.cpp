@@ -123,25 +123,30 @@ double signed_percent_error(double predicted, double measured) {
 
 double percent_error(double predicted, double measured) { return std::abs(signed_percent_error(predicted, measured)); }
 
-MapeTable mape_of(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds) {
-  MapeTable table;
+ErrorTable errors_of(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds) {
+  ErrorTable table;
   for (const Kind kind : kinds) {
     for (const char* phase : kValidatedPhases) {
-      double sum = 0.0;
+      std::vector<double> errors;
       for (const RunComparison& run : runs)
-        sum += percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
-      table[kind][phase] = sum / static_cast<double>(runs.size());
+        errors.push_back(percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase)));
+      table[kind][phase] = error_spread(errors);
     }
   }
   return table;
 }
 
-void append_mape(std::string& out, const MapeTable& table, const std::vector<Kind>& kinds) {
+void append_errors(std::string& out, const ErrorTable& table, const std::vector<Kind>& kinds) {
   char line[160];
+  std::snprintf(line, sizeof line, "%-8s %-8s %7s %7s %7s %7s\n", "kind", "phase", "MAPE", "median", "p90", "max");
+  out += line;
   for (const Kind kind : kinds) {
-    std::snprintf(line, sizeof line, "%-8s init_io %7.1f  compute %7.1f  total %7.1f\n", kind_name(kind),
-                  table.at(kind).at("init_io"), table.at(kind).at("compute"), table.at(kind).at("total"));
-    out += line;
+    for (const char* phase : kValidatedPhases) {
+      const ErrorSpread& e = table.at(kind).at(phase);
+      std::snprintf(line, sizeof line, "%-8s %-8s %7.1f %7.1f %7.1f %7.1f\n", kind_name(kind), phase, e.mean, e.median,
+                    e.p90, e.max);
+      out += line;
+    }
   }
 }
 
@@ -183,11 +188,20 @@ Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds
                  {"error_percent", error}};
 }
 
-Ordered summary_json(const std::vector<RunComparison>& runs, const MapeTable& table, const std::vector<Kind>& kinds) {
-  Ordered mape = Ordered::object();
+// kind -> phase -> one figure of the spread.
+Ordered spread_json(const ErrorTable& table, const std::vector<Kind>& kinds, double ErrorSpread::*figure) {
+  Ordered out = Ordered::object();
+  for (const Kind kind : kinds) {
+    Ordered phases = Ordered::object();
+    for (const char* phase : kValidatedPhases) phases[phase] = table.at(kind).at(phase).*figure;
+    out[kind_name(kind)] = phases;
+  }
+  return out;
+}
+
+Ordered summary_json(const std::vector<RunComparison>& runs, const ErrorTable& table, const std::vector<Kind>& kinds) {
   Ordered within = Ordered::object();
   for (const Kind kind : kinds) {
-    mape[kind_name(kind)] = phases_json(table.at(kind));
     Ordered counts = Ordered::object();
     for (const char* phase : kValidatedPhases) {
       int count = 0;
@@ -197,10 +211,26 @@ Ordered summary_json(const std::vector<RunComparison>& runs, const MapeTable& ta
     }
     within[kind_name(kind)] = counts;
   }
-  return Ordered{{"count", runs.size()}, {"mape_percent", mape}, {"within_band", within}};
+  return Ordered{{"count", runs.size()},
+                 {"mape_percent", spread_json(table, kinds, &ErrorSpread::mean)},
+                 {"median_ape_percent", spread_json(table, kinds, &ErrorSpread::median)},
+                 {"p90_ape_percent", spread_json(table, kinds, &ErrorSpread::p90)},
+                 {"max_ape_percent", spread_json(table, kinds, &ErrorSpread::max)},
+                 {"within_band", within}};
 }
 
 }  // namespace
+
+ErrorSpread error_spread(const std::vector<double>& absolute_errors) {
+  ErrorSpread spread;
+  double sum = 0.0;
+  for (const double e : absolute_errors) sum += e;
+  spread.mean = sum / static_cast<double>(absolute_errors.size());
+  spread.median = percentile(absolute_errors, 0.5);
+  spread.p90 = percentile(absolute_errors, 0.9);
+  spread.max = percentile(absolute_errors, 1.0);
+  return spread;
+}
 
 std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds) {
   Ordered order = Ordered::array();
@@ -217,8 +247,8 @@ std::string format_validation_json(const Validation& validation, const std::vect
                  {"band_percent", kValidationBandPercent},
                  {"configurations", configurations},
                  {"runs", runs},
-                 {"over_configurations", summary_json(validation.configurations, validation.mape, kinds)},
-                 {"over_runs", summary_json(validation.runs, validation.run_mape, kinds)}}
+                 {"over_configurations", summary_json(validation.configurations, validation.errors, kinds)},
+                 {"over_runs", summary_json(validation.runs, validation.run_errors, kinds)}}
              .dump(2) +
          "\n";
 }
@@ -229,8 +259,8 @@ Validation validate_runs(const Calibration& calibration, const std::vector<std::
   Validation v;
   for (const std::string& path : run_files) v.runs.push_back(compare(calibration, path, options));
   v.configurations = by_configuration(v.runs);
-  v.mape = mape_of(v.configurations, options.kinds);
-  v.run_mape = mape_of(v.runs, options.kinds);
+  v.errors = errors_of(v.configurations, options.kinds);
+  v.run_errors = errors_of(v.runs, options.kinds);
   return v;
 }
 
@@ -260,11 +290,11 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
       out += "\n";
     }
   }
-  out += "\nMAPE (%) over " + std::to_string(validation.configurations.size()) + " configurations (the median of " +
-         std::to_string(validation.runs.size()) + " runs)\n";
-  append_mape(out, validation.mape, kinds);
-  out += "\nMAPE (%) over every run, one by one\n";
-  append_mape(out, validation.run_mape, kinds);
+  out += "\nAbsolute error (%) over " + std::to_string(validation.configurations.size()) +
+         " configurations (the median of " + std::to_string(validation.runs.size()) + " runs)\n";
+  append_errors(out, validation.errors, kinds);
+  out += "\nAbsolute error (%) over every run, one by one\n";
+  append_errors(out, validation.run_errors, kinds);
   return out;
 }
 

@@ -35,15 +35,27 @@ struct RunComparison {
   std::map<Kind, std::map<std::string, double>> predicted;  ///< kind -> phase -> seconds
 };
 
-/// Mean absolute percentage error per kind and phase.
-using MapeTable = std::map<Kind, std::map<std::string, double>>;
+/// How the absolute percentage errors of one kind and phase spread over a set of comparisons, percent.
+struct ErrorSpread {
+  double mean = 0.0;    ///< the mean: the MAPE
+  double median = 0.0;  ///< the median
+  double p90 = 0.0;     ///< the 90th percentile
+  double max = 0.0;     ///< the largest
+};
+
+/// The spread of absolute percentage errors (percentiles interpolated as common/median.hpp's percentile);
+/// throws std::invalid_argument for no errors.
+ErrorSpread error_spread(const std::vector<double>& absolute_errors);
+
+/// The spread of the absolute percentage error per kind and phase.
+using ErrorTable = std::map<Kind, std::map<std::string, ErrorSpread>>;
 
 /// What a validation found.
 struct Validation {
   std::vector<RunComparison> runs;            ///< every file, in the order given
   std::vector<RunComparison> configurations;  ///< one per configuration: its runs' medians, in first-seen order
-  MapeTable mape;                             ///< percent, over the configurations (what --max-mape judges)
-  MapeTable run_mape;                         ///< percent, over every run
+  ErrorTable errors;                          ///< over the configurations (--max-mape judges its mean)
+  ErrorTable run_errors;                      ///< over every run
 };
 
 /// Options of a validation.
@@ -70,12 +82,14 @@ inline constexpr int kValidationJsonFormat = 1;
 
 /// JSON (docs/formats.md#validate-json): the kinds, the phases, one object per configuration (its files, W, S,
 /// I/O, repetitions, measured median, lowest and highest of each phase and of kMeasuredQuantities, predicted and
-/// signed error per kind and phase), the same per run, and per kind and phase the MAPE and the count within the
-/// band, over the configurations and over every run.
+/// signed error per kind and phase), the same per run, and per kind and phase the MAPE, the median, 90th
+/// percentile and maximum absolute percentage error and the count within the band, over the configurations and
+/// over every run.
 std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds);
 
 /// Text: one line per configuration and phase with the measured median (and range), predicted seconds and errors,
-/// then the MAPE tables over the configurations and over every run.
+/// then per kind and phase the MAPE, median, 90th percentile and maximum error over the configurations and over
+/// every run.
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds);
 
 }  // namespace psbench::perf

@@ -61,3 +61,25 @@ model_cli_error(saturation_unknown_kind "--kind 'revised' is not one of: mva, si
   saturation --bench ${saturation_fixture} --kind revised)
 model_cli_error(saturation_unknown_cpu "--cpu 'all' is not one of: auto, off"
   saturation --bench ${saturation_fixture} --cpu all)
+
+# `psbench model plan` over the published calibration: on Blue Waters with mlp:512,256 the study's set-up (one
+# server, sequential I/O) is bound by the server beyond its knee, and the plan recommends more servers and
+# parallel reads; on this machine it simulates what it recommends. Then its bad input.
+set(published_calib ${PROJECT_SOURCE_DIR}/docs/results/calib.json)
+set(plan_args model plan --calib ${published_calib} --model mlp:512,256 --batch 64 --samples 60000 --epochs 1)
+add_test(NAME cli.model.plan_bluewaters_json
+  COMMAND psbench ${plan_args} --platform bluewaters --nodes 64 --confirm 0 --format json)
+set_tests_properties(cli.model.plan_bluewaters_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\"format\": 1.*\"nodes\": 64.*\"recommendation\": {[^}]*\"servers\": ([2-9]|[1-9][0-9]+),[^}]*\"io\": \"parallel\".*\"study\": {[^}]*\"servers\": 1,[^}]*\"io\": \"sequential\".*\"resource\": \"server-(cpu|link)\",[^}]*\"beyond_knee\": true")
+add_test(NAME cli.model.plan_this_table COMMAND psbench ${plan_args} --nodes 1 --confirm 1)
+set_tests_properties(cli.model.plan_this_table PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "choice +servers +workers +r +nodes +io +total_s.*\nbest +[12] +[1-3] +0 +1 +(sequential|parallel) +[0-9.]+ .* [0-9]+\\.[0-9]+  [a-z-]+\n.*\nRecommended: .*\\(sim [0-9.]+ s\\)\\.\nIts bottleneck: ")
+model_cli_error(plan_wrong_format "calibration '.*calib_format9.json' has format 9, this psbench reads format 1"
+  plan --calib ${model_fixtures}/calib_format9.json --nodes 4)
+model_cli_error(plan_no_nodes "--nodes 0 is below 1: give the number of nodes you can use"
+  plan --calib ${calib} --nodes 0 --platform bluewaters)
+model_cli_error(plan_unknown_platform "--platform 'summit' is not one of: this, rack:"
+  plan --calib ${calib} --nodes 4 --platform summit)
+model_cli_error(plan_budget_beyond_this "--nodes 4: --platform this is one node" plan --calib ${calib} --nodes 4)
+model_cli_error(plan_budget_beyond_the_rack "--nodes 9 is more than the 8 nodes of --platform rack:8:1"
+  plan --calib ${calib} --nodes 9 --platform rack:8:1)

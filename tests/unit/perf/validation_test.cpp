@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "results/file_io.hpp"
+#include "two_core_calibration.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -23,7 +26,9 @@ results::ResultsFile repetition(const std::string& out, double scale) {
   run.config.io = "sequential";
   run.config.read = "whole";
   run.config.model = "mlp:64";
+  run.model.parameters = 50890;  // mlp:64 on 1x28x28 inputs, 10 classes
   run.config.batch = 64;
+  run.config.epochs = 1;
   run.config.out = out;
   run.env.cores = 8;
   run.env.workers = 2;
@@ -98,6 +103,48 @@ TEST_F(ValidationTest, JsonHoldsEveryMeasuredKeyAndNoPredictionWithoutKinds) {
   EXPECT_TRUE(configuration.at("predicted").empty());
   EXPECT_EQ(document.at("runs").size(), 3U);
   EXPECT_EQ(document.at("runs").at(1).at("files").at(0), files_[1]);
+}
+
+// Errors of 2, 4, 10, 30 and 54%: their mean 20, median 10, 90th percentile at position 3.6 of 4, 44.4.
+TEST(ErrorSpread, MeanMedianP90AndMaxByHand) {
+  const ErrorSpread e = error_spread({30.0, 2.0, 54.0, 10.0, 4.0});
+  EXPECT_DOUBLE_EQ(e.mean, 20.0);
+  EXPECT_DOUBLE_EQ(e.median, 10.0);
+  EXPECT_DOUBLE_EQ(e.p90, 30.0 + 0.6 * 24.0);
+  EXPECT_DOUBLE_EQ(e.max, 54.0);
+}
+
+TEST(ErrorSpread, OneErrorIsEveryFigure) {
+  const ErrorSpread e = error_spread({7.5});
+  EXPECT_DOUBLE_EQ(e.mean, 7.5);
+  EXPECT_DOUBLE_EQ(e.median, 7.5);
+  EXPECT_DOUBLE_EQ(e.p90, 7.5);
+  EXPECT_DOUBLE_EQ(e.max, 7.5);
+}
+
+// Over the three runs one by one, the JSON's spread is that of the runs' own signed errors.
+TEST_F(ValidationTest, JsonSpreadIsThatOfThePerRunErrors) {
+  ValidateOptions options;
+  options.kinds = {Kind::kRevised};
+  options.input = {1, 28, 28, 10};
+  const Validation v = validate_runs(test_support::two_core_calibration(), files_, options);
+  const auto document = nlohmann::json::parse(format_validation_json(v, options.kinds));
+  for (const char* phase : kValidatedPhases) {
+    std::vector<double> errors;
+    for (const auto& run : document.at("runs"))
+      errors.push_back(std::abs(run.at("error_percent").at("revised").at(phase).get<double>()));
+    std::sort(errors.begin(), errors.end());
+    const auto& over = document.at("over_runs");
+    EXPECT_NEAR(over.at("mape_percent").at("revised").at(phase).get<double>(),
+                (errors[0] + errors[1] + errors[2]) / 3.0, 1e-9)
+        << phase;
+    EXPECT_NEAR(over.at("median_ape_percent").at("revised").at(phase).get<double>(), errors[1], 1e-9) << phase;
+    EXPECT_NEAR(over.at("p90_ape_percent").at("revised").at(phase).get<double>(),
+                errors[1] + 0.8 * (errors[2] - errors[1]), 1e-9)
+        << phase;
+    EXPECT_NEAR(over.at("max_ape_percent").at("revised").at(phase).get<double>(), errors[2], 1e-9) << phase;
+    EXPECT_DOUBLE_EQ(v.run_errors.at(Kind::kRevised).at(phase).max, errors[2]) << phase;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+#include "cli/scenario_flags.hpp"
+
+#include <cstdio>
+
+#include "cli/model_subcommands.hpp"
+#include "common/atomic_file.hpp"
+
+namespace psbench::cli {
+
+void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
+  flags.scenario.sample_bytes = 0;
+  command.add_option("--calib", flags.calib, "calib.json from 'psbench model calibrate'")->required();
+  command.add_option("--model", flags.scenario.model, "network spec (mlp:H1,H2,... or cnn)")->capture_default_str();
+  command.add_option("--batch", flags.scenario.batch, "samples per worker step")->capture_default_str();
+  command.add_option("--samples", flags.scenario.samples, "training samples n")->capture_default_str();
+  command.add_option("--epochs", flags.scenario.epochs, "epochs E")->capture_default_str();
+  command.add_flag("--pipeline", flags.scenario.pipeline,
+                   "workers run as `psbench train --pipeline`: each exchange overlaps the next step");
+  command.add_option("--staleness", flags.scenario.staleness,
+                     "workers run as `psbench train --staleness S` (sim: the servers hold replies as psbench's do; "
+                     "mva and the closed forms ignore the bound: an optimistic bound on throughput)");
+  command
+      .add_option("--platform", flags.platform,
+                  "this, rack:NODES:GBIT_PER_S[:LATENCY_US][:server=GBIT_PER_S] (servers' nodes at their own rate), "
+                  "bluewaters or FILE.xml")
+      ->capture_default_str();
+  command.add_option("--input", flags.input, "sample shape C,H,W")->capture_default_str();
+  command.add_option("--classes", flags.scenario.input.classes, "classes K")->capture_default_str();
+  command.add_option("--sample-bytes", flags.scenario.sample_bytes, "stored bytes per sample (default C*H*W + 1)");
+  command.add_option("--sim-times", flags.sim_times, "sim: calibrated (lognormal) or exponential")
+      ->capture_default_str();
+  command.add_option("--seed", flags.seed, "sim: seed of the time draws and of the placement")->capture_default_str();
+  command.add_option("--out", flags.out, "write the output to this file (atomically) instead of stdout");
+}
+
+void resolve_shape(ScenarioFlags& flags) {
+  perf::Scenario& scenario = flags.scenario;
+  scenario.input = parse_input(flags.input, scenario.input.classes);
+  if (scenario.sample_bytes <= 0)
+    scenario.sample_bytes = scenario.input.channels * scenario.input.height * scenario.input.width + 1;
+}
+
+perf::Calibration read_calibration_and_platform(ScenarioFlags& flags) {
+  perf::Calibration calibration = perf::read_calibration(flags.calib);
+  flags.scenario.calib_path = flags.calib;
+  flags.scenario.platform = perf::parse_platform(flags.platform, calibration.machine.cores);
+  return calibration;
+}
+
+perf::SimOptions sim_options(const ScenarioFlags& flags) {
+  perf::SimOptions options;
+  options.times = parse_sim_times(flags.sim_times);
+  options.seed = flags.seed;
+  return options;
+}
+
+void write_output(const ScenarioFlags& flags, const std::string& text) {
+  if (flags.out.empty()) {
+    std::fputs(text.c_str(), stdout);
+  } else {
+    write_file_atomically(flags.out, text);
+  }
+}
+
+}  // namespace psbench::cli
