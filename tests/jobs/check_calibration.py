@@ -12,21 +12,10 @@ import math
 import os
 import statistics
 import subprocess
-import sys
+
+from check_results import expect
 
 CALIBRATE_BENCH = ("nn", "push_pull", "server_update", "data_io", "server_saturation")
-
-
-def fail(message):
-    """Reports one mismatch and stops."""
-    print(f"check_calibration: {message}")
-    sys.exit(1)
-
-
-def expect(condition, message):
-    """Fails with `message` unless `condition` holds."""
-    if not condition:
-        fail(message)
 
 
 def read_json(path):

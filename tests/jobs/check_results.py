@@ -17,8 +17,8 @@ import sys
 
 
 def fail(message):
-    """Reports one mismatch and stops."""
-    print(f"check_results: {message}")
+    """Reports one mismatch, prefixed with the checking script's name, and stops."""
+    print(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {message}")
     sys.exit(1)
 
 
