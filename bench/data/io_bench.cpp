@@ -4,7 +4,7 @@
 // rank's end (first reader's start to last reader's end): the run's initial I/O time. Repetitions cycle
 // through the modes so that a disturbance on this shared machine spreads over all of them.
 // Run: mpiexec -n N bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase]
-// [--warm] [--json OUT] [--benchmark-out OUT.json]
+// [--warm] [--fresh-buffers] [--json OUT] [--benchmark-out OUT.json]
 // --benchmark-out writes the same repetitions in Google Benchmark's JSON format under the names of
 // docs/benchmarks.md (BM_PosixRead/BYTES, BM_Hdf5SerialRead/BYTES, BM_Hdf5CollectiveRead/BYTES, ...).
 #include <fcntl.h>
@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -45,6 +46,7 @@ struct Arguments {
   int repeat = 3;
   int warmup = 1;
   bool cold_cache = true;
+  bool fresh_buffers = false;  // every loader read into buffers of its own, first touched by that read
   std::string json;
   std::string benchmark_out;  // Google Benchmark-format JSON (data_io.json)
   std::string only;           // run only the modes whose names contain this text (and posix)
@@ -64,10 +66,11 @@ struct RankRun {
 // What one mode did over its repetitions (max over ranks per repetition).
 struct ModeResult {
   std::string name;
-  std::vector<double> seconds;       // init I/O per repetition
-  std::vector<double> read_seconds;  // longest single read per repetition
-  std::vector<double> cpu_seconds;   // rank 0's CPU time per repetition
-  std::uint64_t bytes = 0;           // summed over ranks, per repetition
+  std::vector<double> seconds;             // init I/O per repetition
+  std::vector<double> read_seconds;        // longest single read per repetition
+  std::vector<double> first_read_seconds;  // rank 0's read per repetition (sequential: the first reader's)
+  std::vector<double> cpu_seconds;         // rank 0's CPU time per repetition
+  std::uint64_t bytes = 0;                 // summed over ranks, per repetition
   bool collective = true;
   std::string transfer;
 };
@@ -110,6 +113,10 @@ double cpu_seconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
+constexpr const char* kUsage =
+    "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
+    "[--warm] [--fresh-buffers] [--json OUT] [--benchmark-out OUT]";
+
 Arguments parse(int argc, char** argv) {
   Arguments arguments;
   for (int i = 1; i < argc; ++i) {
@@ -132,6 +139,8 @@ Arguments parse(int argc, char** argv) {
       arguments.posix_piece = static_cast<std::size_t>(std::max(1, std::atoi(argv[++i]))) << 20;
     } else if (flag == "--warm") {
       arguments.cold_cache = false;
+    } else if (flag == "--fresh-buffers") {
+      arguments.fresh_buffers = true;
     } else if (flag == "--json" && i + 1 < argc) {
       arguments.json = argv[++i];
     } else if (flag == "--benchmark-out" && i + 1 < argc) {
@@ -139,15 +148,10 @@ Arguments parse(int argc, char** argv) {
     } else if (arguments.path.empty() && !flag.starts_with("--")) {
       arguments.path = flag;
     } else {
-      throw psbench::UserError(
-          "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
-          "[--warm] [--json OUT] [--benchmark-out OUT]");
+      throw psbench::UserError(kUsage);
     }
   }
-  if (arguments.path.empty())
-    throw psbench::UserError(
-        "usage: bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase] "
-        "[--warm] [--json OUT] [--benchmark-out OUT]");
+  if (arguments.path.empty()) throw psbench::UserError(kUsage);
   return arguments;
 }
 
@@ -178,6 +182,7 @@ void save_gbench(const Arguments& arguments, const std::vector<ModeResult>& resu
       benchmark.constants["vs_posix"] = ratio->second;
     }
     benchmark.constants["cold_cache"] = arguments.cold_cache ? 1.0 : 0.0;
+    benchmark.constants["fresh_buffers"] = arguments.fresh_buffers ? 1.0 : 0.0;
     benchmarks.push_back(benchmark);
   }
   const auto document = psbench::bench::gbench_document(psbench::bench::collect_context(), "bench_data_io", benchmarks);
@@ -190,22 +195,26 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
   std::printf("file %s, %d ranks, %d repetitions, %s cache (pages still cached after a drop: %.1f%%)\n",
               arguments.path.c_str(), world.size(), arguments.repeat, arguments.cold_cache ? "cold" : "warm",
               100.0 * cached_after_drop);
-  std::printf("%-34s %9s %9s %9s %10s %8s  %s\n", "mode", "init_io_s", "min_s", "max_s", "MB_read", "MB/s", "transfer");
+  std::printf("%-34s %9s %9s %9s %9s %9s %10s %8s  %s\n", "mode", "init_io_s", "min_s", "max_s", "first_s", "longest_s",
+              "MB_read", "MB/s", "transfer");
   nlohmann::json json;
   json["file"] = arguments.path;
   json["ranks"] = world.size();
   json["repetitions"] = arguments.repeat;
   json["cold_cache"] = arguments.cold_cache;
+  json["fresh_buffers"] = arguments.fresh_buffers;
   json["cached_fraction_after_drop"] = cached_after_drop;
   for (const auto& result : results) {
     const double seconds = psbench::median(result.seconds);
     const double rate = static_cast<double>(result.bytes) / seconds / 1e6;
     const auto [low, high] = std::minmax_element(result.seconds.begin(), result.seconds.end());
-    std::printf("%-34s %9.3f %9.3f %9.3f %10.1f %8.0f  %s\n", result.name.c_str(), seconds, *low, *high,
+    std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %9.3f %10.1f %8.0f  %s\n", result.name.c_str(), seconds, *low, *high,
+                psbench::median(result.first_read_seconds), psbench::median(result.read_seconds),
                 static_cast<double>(result.bytes) / 1e6, rate, result.transfer.c_str());
     json["modes"][result.name] = {{"init_io_seconds_median", seconds},
                                   {"init_io_seconds", result.seconds},
                                   {"longest_read_seconds", result.read_seconds},
+                                  {"first_read_seconds", result.first_read_seconds},
                                   {"bytes_read", result.bytes},
                                   {"megabytes_per_s", rate},
                                   {"collective", result.collective},
@@ -240,6 +249,8 @@ void run(const Communicator& world, const Arguments& arguments) {
   };
   std::vector<std::uint8_t> posix_buffer;
   data::RawPartition raw;  // shared by the loader's modes: its memory is touched once, in the warm-up
+  // --fresh-buffers: one RawPartition per read, kept to the end, so that no read reuses pages another touched.
+  std::deque<data::RawPartition> fresh;
   std::vector<Mode> modes;
   const auto add_loader_mode = [&](data::IoMode io, data::ReadMode read, data::MpiIoMode mpi_io) {
     std::string name = data::mode_name(io, read);
@@ -248,7 +259,9 @@ void run(const Communicator& world, const Arguments& arguments) {
     }
     if (name.find(arguments.only) == std::string::npos) return;
     const data::LoadOptions options{arguments.path, "train", io, read, arguments.cold_cache};
-    modes.push_back({name, [&world, &raw, options, mpi_io] { return loader_read(world, options, mpi_io, raw); }});
+    modes.push_back({name, [&world, &raw, &fresh, &arguments, options, mpi_io] {
+                       return loader_read(world, options, mpi_io, arguments.fresh_buffers ? fresh.emplace_back() : raw);
+                     }});
   };
   add_loader_mode(data::IoMode::kSequential, data::ReadMode::kWhole, data::kDefaultMpiIo);
   add_loader_mode(data::IoMode::kSequential, data::ReadMode::kPartition, data::kDefaultMpiIo);
@@ -274,6 +287,8 @@ void run(const Communicator& world, const Arguments& arguments) {
       ModeResult& result = results[m];
       result.seconds.push_back(world.allreduce(seconds, ReduceOp::kMax));
       result.read_seconds.push_back(world.allreduce(rank_run.read_seconds, ReduceOp::kMax));
+      result.first_read_seconds.push_back(
+          world.allreduce(world.rank() == 0 ? rank_run.read_seconds : 0.0, ReduceOp::kMax));
       result.cpu_seconds.push_back(cpu);
       result.bytes = world.allreduce(rank_run.bytes, ReduceOp::kSum);
       result.collective = world.allreduce(rank_run.collective ? 1 : 0, ReduceOp::kMin) != 0;

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes a results folder's manifest.json (docs/formats.md, "Manifest"): `init` once per job, `add-run` after each run.
+"""Writes a results folder's manifest.json (docs/formats.md, "Manifest"): `init` once per job, `add-run` after each run,
+and `set-calibration` once a calibration job has written calib.json.
 
 Every write goes to a temporary file that is then renamed, so a reader never sees half a manifest, and a
 job killed midway leaves a manifest of the runs that finished.
@@ -42,14 +43,25 @@ def add_run(args):
     """Appends one run and its exit code."""
     with open(args.manifest, encoding="utf-8") as source:
         manifest = json.load(source)
-    manifest["runs"].append({
+    run = {
         "file": args.file,
         "command": shlex.join(args.command),
         "workers": args.workers,
         "servers": args.servers,
         "io": args.io,
         "exit_code": args.exit_code,
-    })
+    }
+    if args.repetition is not None:
+        run["repetition"] = args.repetition
+    manifest["runs"].append(run)
+    write_atomically(args.manifest, manifest)
+
+
+def set_calibration(args):
+    """Records the calibration file, the benchmark files it was fitted from, and its command."""
+    with open(args.manifest, encoding="utf-8") as source:
+        manifest = json.load(source)
+    manifest["calibration"] = {"file": args.file, "bench": args.bench, "command": shlex.join(args.command)}
     write_atomically(args.manifest, manifest)
 
 
@@ -72,8 +84,14 @@ def parse(argv):
     run.add_argument("--workers", required=True, type=int)
     run.add_argument("--servers", required=True, type=int)
     run.add_argument("--io", required=True, choices=["sequential", "parallel"])
+    run.add_argument("--repetition", type=int)
     run.add_argument("--exit-code", required=True, type=int)
     run.add_argument("command", nargs=argparse.REMAINDER, help="after --: the run's command line, word by word")
+    calibration = commands.add_parser("set-calibration")
+    calibration.add_argument("--manifest", required=True)
+    calibration.add_argument("--file", required=True)
+    calibration.add_argument("--bench", required=True, nargs="+")
+    calibration.add_argument("command", nargs=argparse.REMAINDER, help="after --: calibrate's command line")
     return parser.parse_args(argv)
 
 
@@ -85,6 +103,9 @@ def main(argv):
         return
     if args.command[:1] == ["--"]:
         args.command = args.command[1:]
+    if args.action == "set-calibration":
+        set_calibration(args)
+        return
     add_run(args)
 
 

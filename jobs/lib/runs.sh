@@ -57,9 +57,11 @@ launch_command() {
   launch+=("${mpirun_flags[@]}")
 }
 
-# Runs psbench train once and records it in the manifest; returns psbench's exit code.
+# Runs psbench train once (workers $1, I/O mode $2, optional repetition $3 in the file's name) and records it
+# in the manifest; returns psbench's exit code.
 run_once() {
-  local workers="$1" io="$2" file="w$1-s$servers-$2.json" status=0 server_flags=()
+  local workers="$1" io="$2" file="w$1-s$servers-$2${3:+-r$3}.json" status=0 server_flags=() repetition=()
+  [[ -n "${3:-}" ]] && repetition=(--repetition "$3")
   launch_command "$workers"
   [[ "$mode" == async ]] && server_flags=(--servers "$servers")
   local command=("${launch[@]}" "$psbench" train --data "$data" --model "$model" --mode "$mode"
@@ -68,7 +70,7 @@ run_once() {
   say "run: $workers worker(s), $servers server(s), $io I/O -> $outdir/$file"
   "${command[@]}" || status=$?
   python3 "$root/jobs/lib/manifest.py" add-run --manifest "$outdir/manifest.json" --file "$file" \
-    --workers "$workers" --servers "$servers" --io "$io" --exit-code "$status" -- "${command[@]}" ||
+    --workers "$workers" --servers "$servers" --io "$io" "${repetition[@]}" --exit-code "$status" -- "${command[@]}" ||
     die "cannot update '$outdir/manifest.json'"
   ((status == 0)) || say "run $file failed with exit code $status"
   return "$status"

@@ -114,10 +114,15 @@ void report_load(const mpi::Communicator& world, const data::LoadOptions& option
   const double init_io = world.allreduce(seconds, mpi::ReduceOp::kMax);
   const auto all_bytes = world.allreduce(raw.timing.bytes_read, mpi::ReduceOp::kSum);
   const bool collective = world.allreduce(raw.timing.collective ? 1 : 0, mpi::ReduceOp::kMin) != 0;
-  char line[256];
-  std::snprintf(line, sizeof line, "rank %d: samples %llu..%llu, read %.3f s, waited %.3f s, %s at %.0f MB/s",
+  const ThreadUsage& usage = raw.timing.read_usage;
+  char line[384];
+  std::snprintf(line, sizeof line,
+                "rank %d: samples %llu..%llu, read %.3f s (on a core %.3f s, waiting for one %.3f s, %llu page "
+                "faults, %llu major), waited %.3f s, %s at %.0f MB/s",
                 world.rank(), static_cast<unsigned long long>(raw.range.first),
-                static_cast<unsigned long long>(raw.range.end()), raw.timing.read_seconds, raw.timing.wait_seconds,
+                static_cast<unsigned long long>(raw.range.end()), raw.timing.read_seconds, usage.cpu_seconds,
+                usage.runqueue_seconds, static_cast<unsigned long long>(usage.minor_faults),
+                static_cast<unsigned long long>(usage.major_faults), raw.timing.wait_seconds,
                 data::format_bytes(raw.timing.bytes_read).c_str(), raw.timing.megabytes_per_s);
   const auto lines = world.gather(std::string(line), 0);
   if (world.rank() != 0) return;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "common/thread_usage.hpp"
 #include "data/sample_shape.hpp"
 #include "data/stored_images.hpp"
 #include "mpi/communicator.hpp"
@@ -45,6 +46,7 @@ struct LoadTiming {
   double megabytes_per_s = 0.0;  ///< bytes_read / read_seconds / 1e6
   std::string mode;              ///< e.g. "sequential+whole" or "parallel+partition"
   bool collective = false;       ///< parallel mode: HDF5 reported a collective transfer
+  ThreadUsage read_usage;        ///< what the reading thread used during read_seconds: CPU, run-queue wait, faults
 };
 
 /// A worker's samples and what loading them cost.

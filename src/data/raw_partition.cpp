@@ -136,12 +136,14 @@ std::exception_ptr read_in_turn(const mpi::Communicator& comm, ReadJob& job) {
   std::exception_ptr failure;
   try {
     if (job.options.cold_cache) drop_cached_pages(job.options.path);
+    const ThreadUsage usage_start = thread_usage();
     const double start = monotonic_seconds();
     job.raw.read_start = start;
     SplitFile file = SplitFile::open(job.options.path, job.options.split);
     timing.bytes_read = read_file(file, job, nullptr);
     file.close();
     timing.read_seconds = monotonic_seconds() - start;
+    timing.read_usage = thread_usage() - usage_start;
   } catch (...) {
     failure = std::current_exception();  // still pass the token, so later readers do not hang
   }
@@ -166,6 +168,7 @@ std::exception_ptr read_together(const mpi::Communicator& comm, ReadJob& job) {
   }
   // Also the barrier after which every reader's pages are dropped and the clocks start together.
   if (comm.allreduce(failure ? 1 : 0, mpi::ReduceOp::kMax) != 0) return failure;
+  const ThreadUsage usage_start = thread_usage();
   const double start = monotonic_seconds();
   job.raw.read_start = start;
   try {
@@ -179,6 +182,7 @@ std::exception_ptr read_together(const mpi::Communicator& comm, ReadJob& job) {
     failure = std::current_exception();
   }
   timing.read_seconds = monotonic_seconds() - start;
+  timing.read_usage = thread_usage() - usage_start;
   return failure;
 }
 

@@ -44,7 +44,8 @@ add_test(NAME cli.data.load_sequential_np2
   COMMAND ${data_np2} $<TARGET_FILE:psbench> data load ${data_cli_dir}/synth.h5)
 set_tests_properties(cli.data.load_sequential_np2 PROPERTIES TIMEOUT 60 LABELS "cli;mpi" PROCESSORS 2
   FIXTURES_REQUIRED data_cli_synth ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}"
-  PASS_REGULAR_EXPRESSION "sequential\\+whole on 2 readers, warm cache.*serial.*rank 1: samples 120\\.\\.240.*46\\.3 kB")
+  PASS_REGULAR_EXPRESSION
+  "sequential\\+whole on 2 readers, warm cache.*serial.*rank 1: samples 120\\.\\.240, read [0-9.]+ s \\(on a core [0-9.]+ s, waiting for one [0-9.]+ s, [0-9]+ page faults, 0 major\\).*46\\.3 kB")
 
 # data_cli_error(NAME LAUNCHER-VAR EXPECTED-REGEX ARG...): one error line, exit code 2, no hang.
 function(data_cli_error name launcher expected)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Bad set-ups stop before any run with one clear line on stderr, exit code 2 and no results folder:
-# no psbench found, an unreadable DATA, more servers than ranks (and their neighbours). Also checks that
+# no psbench found, an unreadable DATA, more servers than ranks (and their neighbours), and the calibration
+# job's own: an unknown MODEL, a DATA that is no dataset, a bad REPETITIONS. Also checks that
 # a repository without PSBENCH_BIN or psbench on PATH takes its own build folder, and says so.
 set -euo pipefail
 root="$1"
@@ -57,6 +58,17 @@ status="$(case_status run_job "$root" mpirun/sweep.sh PSBENCH_BIN="$psbench" DAT
 expect_error "2 servers on a 1-slot node" '^mpirun/sweep.sh: error: SERVERS=2 do not fit on the servers. node n1, which has 1 slot\(s\)$' "$status"
 status="$(case_status run_job "$root" pbs/train.pbs PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" IO=fast)"
 expect_error "bad I/O mode" "^pbs/train.pbs: error: I/O mode 'fast' is not sequential or parallel$" "$status"
+status="$(case_status run_job "$root" pbs/calibrate.pbs PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" MODEL=rnn)"
+expect_error "calibration, unknown model" \
+  "^pbs/calibrate.pbs: error: MODEL='rnn' is not a model spec: use mlp:H1,H2,... \(e.g. mlp:512,256\) or cnn$" "$status"
+status="$(case_status run_job "$root" pbs/calibrate.pbs PSBENCH_BIN="$psbench" DATA="$work/nodefile")"
+expect_error "calibration, DATA not a dataset" \
+  "^pbs/calibrate.pbs: error: DATA='$work/nodefile' is not a dataset psbench can load: '$work/nodefile': not an HDF5 file$" \
+  "$status"
+status="$(case_status run_job "$root" mpirun/calibrate.sh PSBENCH_BIN="$psbench" DATA="$work/missing.h5")"
+expect_error "calibration, DATA missing" "^mpirun/calibrate.sh: error: DATA='$work/missing.h5' is not a readable file$" "$status"
+status="$(case_status run_job "$root" mpirun/calibrate.sh PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" REPETITIONS=0)"
+expect_error "calibration, no repetition" "^mpirun/calibrate.sh: error: REPETITIONS='0' is not a positive whole number$" "$status"
 
 # The build-folder branch: the bare copy with a build folder, stopped by a bad setting after the lookup.
 mkdir -p "$work/bare/build/default/src/cli"

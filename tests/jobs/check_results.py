@@ -3,7 +3,8 @@
 
 Usage: check_results.py DIR --scheduler S --job-id ID --nodes N [N...] --ranks-per-node R
                         --git-commit C --launch PREFIX --run W:S:IO [--run ...] [--placed]
-Each --run names one expected run (workers, servers, I/O mode), in the order the job ran them.
+Each --run names one expected run (workers, servers, I/O mode, and optionally the repetition: W:S:IO:R), in the
+order the job ran them.
 --placed also checks where the ranks ran (env.ranks_per_host): with several nodes, the servers alone
 on the first and the workers filling the others, ranks_per_node slots each, in order.
 Prints nothing and exits 0 when everything holds; otherwise prints the first mismatch and exits 1.
@@ -16,8 +17,8 @@ import sys
 
 
 def fail(message):
-    """Reports one mismatch and stops."""
-    print(f"check_results: {message}")
+    """Reports one mismatch, prefixed with the checking script's name, and stops."""
+    print(f"{os.path.basename(sys.argv[0]).removesuffix('.py')}: {message}")
     sys.exit(1)
 
 
@@ -55,11 +56,14 @@ def expected_placement(nodes, slots, workers, servers):
 
 def check_run(folder, run, expected, launch):
     """One run: its manifest entry and its results file."""
-    workers, servers, io = expected.split(":")
+    workers, servers, io, *repetition = expected.split(":")
     workers, servers = int(workers), int(servers)
-    name = f"w{workers}-s{servers}-{io}.json"
-    for key, wanted in (("file", name), ("workers", workers), ("servers", servers), ("io", io),
-                        ("exit_code", 0)):
+    suffix = f"-r{repetition[0]}" if repetition else ""
+    name = f"w{workers}-s{servers}-{io}{suffix}.json"
+    wanted_keys = [("file", name), ("workers", workers), ("servers", servers), ("io", io), ("exit_code", 0)]
+    if repetition:
+        wanted_keys.append(("repetition", int(repetition[0])))
+    for key, wanted in wanted_keys:
         expect(run.get(key) == wanted, f"run {name}: {key} is {run.get(key)!r}, not {wanted!r}")
     ranks = workers + servers
     expect(run["command"].startswith(launch.replace("RANKS", str(ranks))),

@@ -4,6 +4,8 @@
 # - Two train.pbs jobs start together with no DATA: one converts Fashion-MNIST, the other waits and
 #   reuses it; psbench comes from PATH.
 # - sweep.pbs on a tiny synthetic set: default worker counts (1 and 2 on 3 slots), both I/O modes.
+# - calibrate.pbs on the same set in quick mode: its two runs, and a calib.json that `psbench model validate`
+#   and `predict` accept.
 set -euo pipefail
 root="$1"
 psbench="$2"
@@ -55,4 +57,10 @@ pbs_job sweep.pbs 103.pbs DATA="$work/tiny.h5" MODEL=mlp:16 BATCH=32 ||
   { echo "sweep.pbs failed:"; cat "$work/103.pbs.log"; exit 1; }
 check 103.pbs --run 1:1:sequential --run 2:1:sequential --run 1:1:parallel --run 2:1:parallel
 grep -q -- "--cold-cache" "$work/results/pbs-103.pbs/manifest.json" || { echo "a sweep runs with --cold-cache"; exit 1; }
+
+pbs_job calibrate.pbs 104.pbs DATA="$work/tiny.h5" MODEL=mlp:16 BATCH=32 QUICK=1 ||
+  { echo "calibrate.pbs failed:"; cat "$work/104.pbs.log"; exit 1; }
+check 104.pbs --run 1:1:sequential:1 --run 1:1:parallel:1
+python3 "$root/tests/jobs/check_calibration.py" "$work/results/pbs-104.pbs" "$psbench" --samples 1200 --input 1,8,8 \
+  --classes 4 --model mlp:16 --batch 32 || { cat "$work/104.pbs.log"; exit 1; }
 echo "ok"

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A real one-node Slurm on localhost: starts munged, slurmctld and slurmd with a generated slurm.conf in
-# a temporary folder, on ports of their own, declaring 10 CPUs (the machine may have fewer: the three jobs
+# a temporary folder, on ports of their own, declaring 10 CPUs (the machine may have fewer: the four jobs
 # share its cores), submits with `sbatch --wait`, at once: train.sbatch with no options (mpirun),
-# train.sbatch --ntasks=4 with srun's PMIx launch, and sweep.sbatch --nodes=1 --ntasks-per-node=3 over two
-# worker counts; checks the results files and manifests, and stops exactly the daemons it started, also
-# when a check fails.
+# train.sbatch --ntasks=4 with srun's PMIx launch, sweep.sbatch --nodes=1 --ntasks-per-node=3 over two
+# worker counts, and calibrate.sbatch with no options in quick mode; checks the results files and manifests
+# and that `psbench model validate` and `predict` accept the calibration, and stops exactly the daemons it
+# started, also when a check fails.
 # Exit 77 (skipped) only where the daemons cannot run: not root, or Slurm or munge not installed.
 set -euo pipefail
 root="$1"
@@ -42,7 +43,9 @@ LAUNCHER=srun submit srun --ntasks=4 "$root/jobs/slurm/train.sbatch" &
 submitters+=($!)
 WORKERS="1 2" IO_MODES="sequential parallel" submit sweep --nodes=1 --ntasks-per-node=3 "$root/jobs/slurm/sweep.sbatch" &
 submitters+=($!)
-for name in train srun sweep; do
+QUICK=1 submit calibrate "$root/jobs/slurm/calibrate.sbatch" &
+submitters+=($!)
+for name in train srun sweep calibrate; do
   for _ in $(seq 100); do grep -q "^Submitted batch job" "$work/$name.submit" 2>/dev/null && break; sleep 0.1; done
   jobs_submitted+=("$(sed -n 's/^Submitted batch job //p' "$work/$name.submit" 2>/dev/null)")
 done
@@ -68,4 +71,7 @@ check srun "env SLURM_HOSTFILE=" 4 --run 3:1:sequential
 grep -q "srun --mpi=pmix --distribution=arbitrary -n 4 " "$work/results/slurm-${jobs_submitted[1]}/manifest.json" ||
   { echo "srun: the manifest's command is not an srun --mpi=pmix launch"; exit 1; }
 check sweep "mpirun -np RANKS --hostfile" 3 --run 1:1:sequential --run 2:1:sequential --run 1:1:parallel --run 2:1:parallel
+check calibrate "mpirun -np RANKS --hostfile" 3 --run 1:1:sequential:1 --run 1:1:parallel:1
+python3 "$root/tests/jobs/check_calibration.py" "$work/results/slurm-${jobs_submitted[3]}" "$psbench" --samples 1200 \
+  --input 1,8,8 --classes 4 --model mlp:16 --batch 32 || { cat "slurm-${jobs_submitted[3]}.out"; exit 1; }
 echo "ok"
