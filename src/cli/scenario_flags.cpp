@@ -19,6 +19,9 @@ void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
   command.add_option("--staleness", flags.scenario.staleness,
                      "workers run as `psbench train --staleness S` (sim: the servers hold replies as psbench's do; "
                      "mva and the closed forms ignore the bound: an optimistic bound on throughput)");
+  command.add_flag("--delay-compensation", flags.scenario.delay_compensation,
+                   "servers run as `psbench train --delay-compensation`: D_s is the DC-ASGD update's own fit "
+                   "(BM_DelayCompensatedUpdate)");
   command
       .add_option("--platform", flags.platform,
                   "this, rack:NODES:GBIT_PER_S[:LATENCY_US][:server=GBIT_PER_S] (servers' nodes at their own rate), "

@@ -35,6 +35,8 @@ model_cli_error(predict_bad_platform "--platform 'rack:x:1': NODES 'x' is not a 
   predict --calib ${calib} --workers 4 --platform rack:x:1)
 model_cli_error(predict_unknown_model "model spec 'resnet' is not recognised"
   predict --calib ${calib} --workers 4 --model resnet)
+model_cli_error(predict_compensated_without_its_fit "the calibration has no delay-compensated update"
+  predict --calib ${calib} --workers 4 --delay-compensation)
 model_cli_error(calibrate_missing_file "/nonexistent/nn.json" calibrate --bench /nonexistent/nn.json --out calib.json)
 model_cli_error(validate_missing_run "/nonexistent/run.json" validate --calib ${calib} /nonexistent/run.json)
 model_cli_error(validate_no_runs "give one or more results files" validate --calib ${calib})
