@@ -49,7 +49,8 @@ def draw(context: Context) -> FigureResult:
     stragglers = learners.stragglers()
     stopped = any(run.stopped_at_target for run in learners.runs if run.slowed)
     paces = [(False, "all workers at one pace"),
-             (True, f"one straggler ({', '.join(stragglers) or 'none'})" + (", stopped at the target" if stopped else ""))]
+             (True, f"one straggler ({', '.join(stragglers) or 'none'})"
+                    + (", stopped at the target" if stopped else ""))]
     figure, axes = new_figure(1, 2, height=5.0)
     everyone = sorted({run.learner for run in learners.runs}, key=lambda learner: learner.order())
     rank = {learner: index for index, learner in enumerate(everyone)}

@@ -49,9 +49,12 @@ def _time(groups: list, kind: str, value: float | None = None):
 
 
 def _fastest(groups: list) -> str:
-    reached = [(target_times(runs).median_s, learner.label) for learner, runs in groups
-               if target_times(runs).median_s is not None]
-    return f"{min(reached)[1]} ({min(reached)[0]:.2f} s)" if reached else "none"
+    times = [(target_times(runs).median_s, learner.label) for learner, runs in groups]
+    reached = [(seconds, label) for seconds, label in times if seconds is not None]
+    if not reached:
+        return "none"
+    seconds, label = min(reached)
+    return f"{label} ({seconds:.2f} s)"
 
 
 def learners_answer(learners: LearnerSet | None) -> list:

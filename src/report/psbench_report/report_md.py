@@ -145,7 +145,8 @@ def write_report(context, results: list, command: str) -> Path:
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
                    answers.rq5(sweep, curves) + "\n\n" + "\n".join(learners_answer(context.learners))):
         parts += [answer, ""]
-    parts += learners_table(context.learners) + _figures(results) + _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
+    parts += learners_table(context.learners) + _figures(results)
+    parts += _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
     partial = context.out / ".report.md.partial"
     partial.write_text("\n".join(parts), encoding="utf-8")
