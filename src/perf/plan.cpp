@@ -1,8 +1,10 @@
 #include "perf/plan.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 #include "common/check.hpp"
 #include "common/error.hpp"
@@ -89,6 +91,17 @@ void confirm_choice(const Calibration& calibration, const PlanRequest& request, 
   }
 }
 
+// The choices of BEST's I/O mode and ranks per node, ordered by S, then W.
+std::vector<PlanChoice> surface_of(const std::vector<PlanChoice>& ranked, const PlanChoice& best) {
+  std::vector<PlanChoice> surface;
+  std::copy_if(ranked.begin(), ranked.end(), std::back_inserter(surface),
+               [&](const PlanChoice& c) { return c.io == best.io && c.ranks_per_node == best.ranks_per_node; });
+  std::sort(surface.begin(), surface.end(), [](const PlanChoice& a, const PlanChoice& b) {
+    return std::make_pair(a.mva.servers, a.mva.workers) < std::make_pair(b.mva.servers, b.mva.workers);
+  });
+  return surface;
+}
+
 }  // namespace
 
 Plan plan(const Calibration& calibration, const PlanRequest& request) {
@@ -108,6 +121,7 @@ Plan plan(const Calibration& calibration, const PlanRequest& request) {
   });
   PSBENCH_CHECK(study != ranked.end()) << "the grid holds no configuration of one server and sequential I/O";
   out.study = *study;
+  out.surface = surface_of(ranked, out.choices.front());
   for (std::size_t i = 0; i < out.choices.size(); ++i) {
     diagnose_choice(calibration, request.scenario, out.choices[i]);
     if (static_cast<int>(i) < request.confirm) confirm_choice(calibration, request, out.choices[i]);

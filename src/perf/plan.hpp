@@ -38,6 +38,8 @@ struct Plan {
                                     ///< total first
   PlanChoice fastest;               ///< mva's lowest total of the whole grid
   PlanChoice study;                 ///< the best with one server and sequential I/O, the study's set-up
+  std::vector<PlanChoice> surface;  ///< every configuration at the recommendation's I/O mode and ranks per node,
+                                    ///< by S, then W: the predicted total around the recommendation
   int searched = 0;                 ///< configurations mva predicted
 };
 

@@ -93,11 +93,18 @@ std::string format_plan_json(const PlanRequest& request, const Plan& plan) {
   inputs["sim_max_pushes"] = request.sim_max_pushes;
   Ordered runners_up = Ordered::array();
   for (std::size_t i = 1; i < plan.choices.size(); ++i) runners_up.push_back(choice_json(plan.choices[i]));
-  return Ordered{{"format", kPlanJsonFormat},       {"inputs", inputs},
-                 {"searched", plan.searched},       {"max_servers", kPlanMaxServers},
-                 {"tolerance", kPlanTolerance},     {"recommendation", choice_json(plan.choices.front())},
-                 {"runners_up", runners_up},        {"fastest", choice_json(plan.fastest)},
-                 {"study", choice_json(plan.study)}}
+  Ordered surface = Ordered::array();
+  for (const PlanChoice& c : plan.surface)
+    surface.push_back(Ordered{{"workers", c.mva.workers},
+                              {"servers", c.mva.servers},
+                              {"nodes", c.nodes},
+                              {"total_s", c.mva.total_s},
+                              {"samples_per_s", c.mva.samples_per_s}});
+  return Ordered{{"format", kPlanJsonFormat},        {"inputs", inputs},
+                 {"searched", plan.searched},        {"max_servers", kPlanMaxServers},
+                 {"tolerance", kPlanTolerance},      {"recommendation", choice_json(plan.choices.front())},
+                 {"runners_up", runners_up},         {"fastest", choice_json(plan.fastest)},
+                 {"study", choice_json(plan.study)}, {"surface", surface}}
              .dump(2) +
          "\n";
 }

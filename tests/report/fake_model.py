@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""A test double for `psbench model predict --format json` (docs/formats.md#predict-json), used only by the report's tests
-until they run the real model: it prints simple, clearly artificial curves (1/W compute, linear sequential
+"""A test double for `psbench model predict --format json` (docs/formats.md#predict-json), used only by the report's
+tests until they run the real model: it prints simple, clearly artificial curves (1/W compute, linear sequential
 reads) for whatever workers, servers, I/O mode and platform it is asked for. `model saturation` (which needs no
-calibration) goes to the real binary named by PSBENCH, and so does `model validate`, with the committed test
-calibration tests/cli/model/calib.json in place of the placeholder the tests pass. Any other subcommand fails."""
+calibration) goes to the real binary named by PSBENCH, and so do `model validate` and `model plan`, with the
+committed test calibration tests/cli/model/calib.json in place of the placeholder the tests pass. Any other
+subcommand fails."""
 
 import json
 import os
@@ -21,7 +22,7 @@ def option(argv, name, default=None):
 def main(argv):
     if argv[:2] == ["model", "saturation"] and os.environ.get("PSBENCH"):
         os.execv(os.environ["PSBENCH"], [os.environ["PSBENCH"], *argv])
-    if argv[:2] == ["model", "validate"] and os.environ.get("PSBENCH"):
+    if argv[:2] in (["model", "validate"], ["model", "plan"]) and os.environ.get("PSBENCH"):
         argv = list(argv)
         if "--calib" in argv:
             argv[argv.index("--calib") + 1] = str(TEST_CALIBRATION)

@@ -19,6 +19,7 @@ FIXTURES = HERE / "fixtures"
 SWEEP = FIXTURES / "sweep"
 BENCH = FIXTURES / "bench"
 FAKE_MODEL = HERE / "fake_model.py"
+TEST_CALIBRATION = HERE.parent / "cli" / "model" / "calib.json"
 PSBENCH = os.environ.get("PSBENCH", "psbench")
 MODULE_PATH = os.environ.get("PSBENCH_REPORT_PATH", str(HERE.parents[1] / "src" / "report"))
 FIGURE_STEMS = ("fig1_time_vs_workers", "fig2_phase_breakdown", "fig3_server_vs_workers", "fig4_staleness",
@@ -124,6 +125,37 @@ class ReportTest(unittest.TestCase):
         self.assertIn("before s = 0 beside a straggler holds", rq5)
         self.assertIn("--learners", text)
 
+    def test_plan_figure_and_section(self):
+        """Figure 10 and the section "Planning a cluster" quote what `psbench model plan` answers for the command
+        the section names (figure 10 draws its surface)."""
+        out = self.scratch / "out"
+        done = run_module(SWEEP, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        self.assertIn("### Figure 10:", text)
+        width, height = png_size(out / "fig10_plan.png")
+        self.assertGreaterEqual(width, 1000)
+        self.assertGreaterEqual(height, 600)
+        start = text.index("## Planning a cluster")
+        section = text[start:text.index("\n## ", start)]
+        command = section[section.index("`psbench model plan") + 1:].split("`")[0].split()
+        self.assertEqual(command[:4], ["psbench", "model", "plan", "--calib"])
+        command[4] = str(TEST_CALIBRATION)
+        plan = run_psbench(*command[1:], "--confirm", "0", "--format", "json")
+        self.assertEqual(plan.returncode, 0, plan.stderr)
+        answer = json.loads(plan.stdout)
+        best, setup = answer["recommendation"], answer["study"]
+        self.assertIn(f"searched {answer['searched']} configurations", section)
+        self.assertIn(f"recommends {best['servers']} server{'' if best['servers'] == 1 else 's'} and "
+                      f"{best['workers']} workers, {best['ranks_per_node']} ranks per node", section)
+        self.assertIn(f"Its bottleneck: {best['bottleneck']['words']}.", section)
+        self.assertIn(f"Its bottleneck: {setup['bottleneck']['words']}.", section)
+        self.assertIn(f"{answer['searched']}", section)
+        svg = (out / "fig10_plan.svg").read_text()
+        self.assertIn(f"recommended: S = {best['servers']}, W = {best['workers']}", svg)
+        for servers in {point["servers"] for point in answer["surface"]}:
+            self.assertIn(f"S = {servers}<", svg.replace("</", "<"))
+
     def test_learner_run_without_curve(self):
         folder = self.make_learners({("async", -1, 0.0, ""): 1.0})
         path = folder / "run0.json"
@@ -137,7 +169,8 @@ class ReportTest(unittest.TestCase):
         """Every section and figure of a format 2 sweep (`psbench model validate`, behind figure 8, reads format 2
         results files only)."""
         out = self.scratch / "out"
-        done = run_module(self.copy_sweep_as_format_2(), "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
+        done = run_module(self.copy_sweep_as_format_2(), "--bench", BENCH, "--calib", self.calib,
+                          "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
         lines = text.splitlines()

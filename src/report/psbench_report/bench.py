@@ -1,4 +1,5 @@
-"""The benchmark files of bench/run_all.sh (docs/formats.md#bench-file): Google Benchmark JSON and server_saturation.json."""
+"""The benchmark files of bench/run_all.sh (docs/formats.md#bench-file): Google Benchmark JSON and
+server_saturation.json."""
 
 from dataclasses import dataclass
 from pathlib import Path

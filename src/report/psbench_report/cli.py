@@ -15,13 +15,14 @@ from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
 from .learners import load_learners
 from .model import ModelClient, SaturationModel, calibrate
+from .plan_study import plan_study
 from .predictions import Curves
 from .report_md import write_report
 from .sweep import load_sweep
 
-#: Figures 1-9, in order (modules of this package, each with a draw(context)).
+#: Figures 1-10, in order (modules of this package, each with a draw(context)).
 FIGURES = ("fig_times", "fig_phases", "fig_server", "fig_staleness", "fig_io", "fig_saturation", "fig_scale",
-           "fig_validation", "fig_learners")
+           "fig_validation", "fig_learners", "fig_plan")
 #: The calibration the report fits from the bench files when no --calib is given (kept beside report.md).
 CALIBRATION_NAME = "calib.json"
 #: The platform of figure 7 when --platform is not given.
@@ -40,7 +41,8 @@ def parse_arguments(argv: list) -> argparse.Namespace:
     parser.add_argument("--bench", type=Path, help="folder of benchmark files (bench/run_all.sh's results/bench)")
     parser.add_argument("--calib", type=Path, help="calibration file for `psbench model predict`")
     parser.add_argument("--learners", type=Path, help="folder of learner runs with test-accuracy curves (figure 9)")
-    parser.add_argument("--platform", default=DEFAULT_PLATFORM, help="platform of the scale study (figure 7)")
+    parser.add_argument("--platform", default=DEFAULT_PLATFORM,
+                        help="platform of the scale study and the plan (figures 7 and 10)")
     parser.add_argument("--out", type=Path, required=True, help="folder for report.md and the figures")
     parser.add_argument("--psbench", help="psbench binary that runs `psbench model predict` (set by psbench report)")
     parser.add_argument("--command", help="the command line to print as the way to regenerate the report")
@@ -83,8 +85,10 @@ def run(arguments: argparse.Namespace) -> Path:
             calib = None if calib_failure else staging / CALIBRATION_NAME
         described = f"`--calib {arguments.calib}`" if arguments.calib else (
             f"{CALIBRATION_NAME}, fitted by `psbench model calibrate` from the bench files alone" if calib else None)
-        curves = Curves(ModelClient(arguments.psbench, calib, calib_failure), sweep, arguments.platform, described)
-        context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench), learners)
+        client = ModelClient(arguments.psbench, calib, calib_failure)
+        curves = Curves(client, sweep, arguments.platform, described)
+        context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench), learners,
+                          plan_study(client, sweep, arguments.platform))
         results = [module.draw(context) for module in modules]
         write_report(context, results, command)
         _move_into(staging, arguments.out)

@@ -6,6 +6,7 @@ from pathlib import Path
 from .bench import BenchSet
 from .learners import LearnerSet
 from .model import KINDS, SaturationModel, curve
+from .plan_study import PlanStudy
 from .predictions import Curves
 from .sweep import Sweep
 
@@ -20,6 +21,7 @@ class Context:
     out: Path
     saturation: SaturationModel  # `psbench model saturation` for figure 6
     learners: LearnerSet | None = None  # `--learners DIR` for figure 9
+    plan: PlanStudy | None = None  # `psbench model plan` for figure 10
 
 
 @dataclass

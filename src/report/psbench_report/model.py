@@ -105,16 +105,19 @@ class ModelClient:
         kinds = ["--calib", str(self.calib_), "--kind", "all"] if self.calib_ is not None else ["--kind", "none"]
         argv = [self.psbench_, "model", "validate", *kinds, "--platform", "this", "--input", input_shape,
                 "--classes", str(classes), "--format", "json", *map(str, files)]
-        try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
-                                  check=False)
-        except (OSError, subprocess.TimeoutExpired) as error:
-            raise ModelUnavailable(f"`psbench model validate` could not run: {error}") from None
-        if done.returncode != 0:
-            lines = [line for line in done.stderr.splitlines() if line.strip()]
-            raise ModelUnavailable(f"`psbench model validate` failed: "
-                                   f"{lines[-1] if lines else f'exit code {done.returncode}'}")
-        return parse_validation(done.stdout, "psbench model validate")
+        return parse_validation(_invoke(argv, "psbench model validate"), "psbench model validate")
+
+    def plan(self, request: Request, nodes: int) -> dict:
+        """The parsed JSON of `psbench model plan --format json` (docs/formats.md#plan-json) for REQUEST's workload
+        and platform within NODES nodes, mva only (no simulation); raises ModelUnavailable with the reason."""
+        if self.failure_ is not None:
+            raise ModelUnavailable(self.failure_)
+        argv = [self.psbench_, "model", "plan", "--calib", str(self.calib_), "--model", request.model,
+                "--batch", str(request.batch), "--samples", str(request.samples), "--epochs", str(request.epochs),
+                "--platform", request.platform, "--input", request.input, "--classes", str(request.classes),
+                "--sample-bytes", str(request.sample_bytes), "--nodes", str(nodes), "--confirm", "0",
+                "--format", "json"]
+        return parse_plan(_invoke(argv, "psbench model plan"), "psbench model plan")
 
     def _run(self, request: Request) -> list:
         argv = self.argv(request)
@@ -185,9 +188,28 @@ def parse_saturation(text: str, source: str) -> dict:
     return _parse_format_1(text, source, "runs", "saturation", "saturation-json")
 
 
+def parse_plan(text: str, source: str) -> dict:
+    """Reads the JSON of `psbench model plan --format json`; bad JSON is a ReportError naming the source."""
+    return _parse_format_1(text, source, "runners_up", "plan", "plan-json")
+
+
 def parse_validation(text: str, source: str) -> dict:
     """Reads the JSON of `psbench model validate --format json`; bad JSON is a ReportError naming the source."""
     return _parse_format_1(text, source, "configurations", "validate", "validate-json")
+
+
+def _invoke(argv: list, name: str) -> str:
+    """The standard output of one `psbench model` subcommand NAME; ModelUnavailable with the reason when it cannot
+    run or fails (its last line of standard error)."""
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=_TIMEOUT_S, env=_clean_environment(),
+                              check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise ModelUnavailable(f"`{name}` could not run: {error}") from None
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        raise ModelUnavailable(f"`{name}` failed: {lines[-1] if lines else f'exit code {done.returncode}'}")
+    return done.stdout
 
 
 def _clean_environment() -> dict:

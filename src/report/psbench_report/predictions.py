@@ -44,8 +44,9 @@ def shape_of(series: Series):
     return shape
 
 
-def _request(series: Series, io: str, read: str, platform: str, workers: tuple, servers: int,
-             kind: str = "all", ranks_per_node: int = 0) -> Request:
+def workload_request(series: Series, io: str, read: str, platform: str, workers: tuple, servers: int,
+                     kind: str = "all", ranks_per_node: int = 0) -> Request:
+    """A `psbench model predict` request for SERIES' workload (model, batch, samples, epochs, sample shape)."""
     key, shape = series.key, shape_of(series)
     return Request(model=key.model, batch=key.batch, samples=series.all_runs()[0].samples, epochs=key.epochs, io=io,
                    read=read, platform=platform, workers=workers, servers=servers, input=shape.text,
@@ -56,7 +57,8 @@ def _request(series: Series, io: str, read: str, platform: str, workers: tuple, 
 def series_request(series: Series) -> Request:
     """The request whose predictions sit beside a measured series: W = 1 .. the largest measured W."""
     key = series.key
-    return _request(series, key.io, key.read, THIS_PLATFORM, tuple(range(1, max(series.workers) + 1)), key.servers)
+    return workload_request(series, key.io, key.read, THIS_PLATFORM, tuple(range(1, max(series.workers) + 1)),
+                            key.servers)
 
 
 def reference_series(sweep: Sweep) -> Series:
@@ -73,9 +75,9 @@ def scale_requests(workload: Series, case: ScaleCase, platform: str) -> list:
     SIM_SCALE_MAX; one rank per node, as the study ran one worker per node."""
     read = "whole" if case.io == "sequential" else "partition"
     simulated = tuple(w for w in SCALE_WORKERS if w <= SIM_SCALE_MAX)
-    requests = [_request(workload, case.io, read, platform, SCALE_WORKERS, case.servers, kind, 1)
+    requests = [workload_request(workload, case.io, read, platform, SCALE_WORKERS, case.servers, kind, 1)
                 for kind in ("ideal", "revised", "mva")]
-    return requests + [_request(workload, case.io, read, platform, simulated, case.servers, "sim", 1)]
+    return requests + [workload_request(workload, case.io, read, platform, simulated, case.servers, "sim", 1)]
 
 
 class Curves:

@@ -99,6 +99,31 @@ TEST(Plan, RecommendsTheBestOfPredictOverTheSameGrid) {
   }
 }
 
+// The surface is every configuration of the grid at the recommendation's I/O mode and ranks per node, as predict
+// gives it, ordered by S, then W, the recommendation among them.
+TEST(Plan, SurfaceIsTheGridAtTheRecommendationsIoAndRanksPerNode) {
+  const Calibration calibration = two_core_calibration();
+  const PlanRequest request = request_on("rack:4:10", 4);
+  const Plan result = plan(calibration, request);
+  const PlanChoice& best = result.choices.front();
+  std::vector<std::pair<int, int>> expected;
+  for (const PlanCell& cell : plan_grid(calibration, request.scenario, request.nodes))
+    if (cell.io == best.io && cell.ranks_per_node == best.ranks_per_node)
+      for (const int w : cell.workers) expected.emplace_back(cell.servers, w);
+  std::sort(expected.begin(), expected.end());
+  ASSERT_EQ(result.surface.size(), expected.size());
+  bool holds_best = false;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const PlanChoice& c = result.surface[i];
+    EXPECT_EQ(std::make_pair(c.mva.servers, c.mva.workers), expected[i]);
+    EXPECT_EQ(c.io, best.io);
+    EXPECT_EQ(c.ranks_per_node, best.ranks_per_node);
+    holds_best = holds_best || (c.mva.workers == best.mva.workers && c.mva.servers == best.mva.servers &&
+                                c.mva.total_s == best.mva.total_s);
+  }
+  EXPECT_TRUE(holds_best);
+}
+
 TEST(Plan, SimulatesTheConfirmedWithinItsBudget) {
   PlanRequest request = request_on("this", 1);
   request.confirm = 1;

@@ -1,0 +1,55 @@
+"""Figure 10: `psbench model plan`'s predicted total time over workers, one line per server count, at the
+recommendation's I/O mode and ranks per node, with the recommendation and the fastest configuration marked."""
+
+from .figure import Context, FigureResult
+from .style import COLOURS, figure_legend, new_figure, proxy_line, save, worker_axis
+
+
+def _label(point: dict) -> str:
+    return (f"S = {point['servers']}, W = {point['workers']}, {point['nodes']} node"
+            f"{'' if point['nodes'] == 1 else 's'}, {point['io']} I/O: {point['mva']['total_s']:.3g} s")
+
+
+def draw(context: Context) -> FigureResult:
+    """Draws figure 10 from the plan study."""
+    study = context.plan
+    result = FigureResult(10, f"Planning a cluster on the '{study.platform}' platform", "fig10_plan")
+    surface = study.surface()
+    if study.failure or not surface:
+        result.gaps.append(f"the model gave no plan ({study.failure or 'no surface in its answer'})")
+        return result
+    figure, axes = new_figure(1, 1, height=5.0)
+    axis = axes[0][0]
+    handles, labels = [], []
+    for index, (servers, points) in enumerate(sorted(surface.items())):
+        style = {"color": COLOURS[index % len(COLOURS)], "linestyle": ("-", "--", "-.", ":")[index // len(COLOURS) % 4]}
+        axis.plot([w for w, _ in points], [t for _, t in points], **style)
+        handles.append(proxy_line(**style))
+        labels.append(f"S = {servers}")
+    best, fastest = study.recommendation, study.plan["fastest"]
+    marks = [(best, "*", "recommended")]
+    if (fastest["workers"], fastest["servers"], fastest["io"]) != (best["workers"], best["servers"], best["io"]):
+        marks.append((fastest, "D", "fastest"))
+    for index, (point, marker, name) in enumerate(marks):
+        style = {"marker": marker, "color": COLOURS[2 + 3 * index], "markersize": 12 - 4 * index,
+                 "markeredgecolor": "black", "linestyle": "none"}
+        axis.plot([point["workers"]], [point["mva"]["total_s"]], **style)
+        handles.append(proxy_line(**style))
+        labels.append(f"{name}: {_label(point)}")
+    worker_axis(axis, [w for points in surface.values() for w, _ in points])
+    axis.set_yscale("log")
+    axis.set_ylabel("predicted total time (s), MVA")
+    figure_legend(figure, handles, labels, "bottom", ncol=3)
+    workload = context.curves.workload
+    figure.suptitle(f"Model only, platform '{study.platform}', within {study.nodes} nodes: {workload.key.model}, "
+                    f"batch {workload.key.batch}, {workload.key.epochs} epoch(s), {workload.all_runs()[0].samples} "
+                    f"samples\n(lines: {best['io']} I/O, {best['ranks_per_node']} ranks per node, as recommended)",
+                    fontsize=9)
+    result.files = save(figure, context.out, result.stem)
+    result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line "
+                      "per server count, at the recommendation's I/O mode and ranks per node, within the node "
+                      "budget. The star is its recommendation: the fewest nodes within "
+                      f"{100 * study.plan['tolerance']:.0f}% of the fastest configuration of its whole grid (which "
+                      "also varies the I/O mode and ranks per node); a diamond marks that fastest where it differs. "
+                      "Nothing here was measured.")
+    return result
