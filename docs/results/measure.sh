@@ -7,9 +7,9 @@
 # repetition: runs of their own, so the sweep that validates the model is not the one that calibrated it,
 # made beside it); the benchmark files (bench/run_all.sh); then calib.json and the report. Writes into
 # docs/results/raw/ (committed, a few hundred kB) and docs/results/. `calibration` remakes the calibration
-# runs alone.
+# runs alone; `learners` and `communication` make the learner runs of figures 9 and 11.
 #
-# Usage: docs/results/measure.sh [sweep|learners|bench|calibration|report|all]
+# Usage: docs/results/measure.sh [sweep|learners|communication|bench|calibration|report|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data],
 #   REPETITIONS [3] (runs of each sweep configuration, and of each calibration run)
 set -euo pipefail
@@ -157,6 +157,36 @@ run_learners() {
   write_manifest "$folder" 5 "$started" "${entries[@]}"
 }
 
+# CNTK's learners compared on bytes and time at W = 4 on Fashion-MNIST (`mlp:512,256`, batch 128, 3 epochs, a test
+# evaluation every 25 steps, target 85 %): sync (4 ranks) and async (1 server + 4 workers, by messages, as 1-bit
+# pushes travel), each with and without --compress onebit, and BMUF and model averaging with --block-samples 4096 and CNTK's other defaults (4 ranks).
+# REPETITIONS runs of each, in an order shuffled per repetition, with their manifest. Writes
+# docs/results/raw/communication/.
+run_communication() {
+  local data="$1" folder="$raw/communication" entries=() started job
+  local -A flags=([sync]="--mode sync" [sync1bit]="--mode sync --compress onebit" [async]="--intra-node messages"
+                  [async1bit]="--compress onebit --intra-node messages" [bmuf]="--mode bmuf --block-samples 4096"
+                  [average]="--mode average --block-samples 4096")
+  mkdir -p "$folder"
+  started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  rm -f "$folder"/*.json
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    for learner in $(shuffled "$((200 + repetition))" sync sync1bit async async1bit bmuf average); do
+      local ranks=4 code=0
+      [[ $learner == async* ]] && ranks=5
+      local file="$learner-r$repetition.json"
+      # shellcheck disable=SC2206  # the learner's flags are words
+      local command=(mpirun --oversubscribe -np "$ranks" "$psbench" train --data "$data" --model mlp:512,256
+        --batch 128 --epochs 3 ${flags[$learner]} --eval-every 25 --target-accuracy 0.85 --quiet
+        --out "$folder/$file")
+      echo "measure: communication $learner #$repetition"
+      "${command[@]}" || code=$?
+      entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"learner\": \"$learner\", \"repetition\": $repetition, \"exit_code\": $code}")
+    done
+  done
+  write_manifest "$folder" 5 "$started" "${entries[@]}"
+}
+
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
 # (Paths relative to the repository root, so that report.md quotes a command that works in any checkout.)
 run_report() {
@@ -164,7 +194,7 @@ run_report() {
   "$psbench" model calibrate --bench docs/results/raw/bench/*.json --runs docs/results/raw/calibration/*/*.json \
     --out docs/results/calib.json
   "$psbench" report docs/results/raw/sweep --bench docs/results/raw/bench --calib docs/results/calib.json \
-    --learners docs/results/raw/learners --out docs/results
+    --learners docs/results/raw/learners --communication docs/results/raw/communication --out docs/results
 }
 
 case "${1:-all}" in
@@ -174,7 +204,9 @@ case "${1:-all}" in
   calibration) make_datasets; run_calibration fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
                run_calibration synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
   learners) make_datasets; run_learners "$data_dir/fashion-mnist.h5" ;;
+  communication) make_datasets; run_communication "$data_dir/fashion-mnist.h5" ;;
   report) run_report ;;
-  all) "$0" sweep; "$0" learners; "$0" bench; "$0" report ;;
-  *) echo "measure: error: unknown step '$1' (sweep, learners, bench, calibration, report or all)" >&2; exit 2 ;;
+  all) "$0" sweep; "$0" learners; "$0" communication; "$0" bench; "$0" report ;;
+  *) echo "measure: error: unknown step '$1' (sweep, learners, communication, bench, calibration, report or all)" >&2
+     exit 2 ;;
 esac

@@ -28,6 +28,7 @@ struct ReportFlags {
   std::string bench;
   std::string calib;
   std::string learners;
+  std::string communication;
   std::string platform;
   std::string out;
 };
@@ -72,6 +73,7 @@ std::string typed_command(const ReportFlags& flags) {
   if (!flags.bench.empty()) command += " --bench " + flags.bench;
   if (!flags.calib.empty()) command += " --calib " + flags.calib;
   if (!flags.learners.empty()) command += " --learners " + flags.learners;
+  if (!flags.communication.empty()) command += " --communication " + flags.communication;
   if (!flags.platform.empty()) command += " --platform " + flags.platform;
   return command + " --out " + flags.out;
 }
@@ -81,6 +83,7 @@ std::vector<std::string> module_arguments(const ReportFlags& flags, int error_fd
   if (!flags.bench.empty()) args.insert(args.end(), {"--bench", flags.bench});
   if (!flags.calib.empty()) args.insert(args.end(), {"--calib", flags.calib});
   if (!flags.learners.empty()) args.insert(args.end(), {"--learners", flags.learners});
+  if (!flags.communication.empty()) args.insert(args.end(), {"--communication", flags.communication});
   if (!flags.platform.empty()) args.insert(args.end(), {"--platform", flags.platform});
   args.insert(args.end(), {"--psbench", own_executable().string(), "--command", typed_command(flags), "--error-fd",
                            std::to_string(error_fd)});
@@ -173,7 +176,11 @@ void add_report_command(CLI::App& app) {
   command->add_option("--calib", flags->calib, "calibration file for `psbench model predict`");
   command->add_option("--learners", flags->learners,
                       "folder of learner runs with --eval-every curves: figure 9 and the time-to-target table");
-  command->add_option("--platform", flags->platform, "platform of the scale study, figure 7 (default: bluewaters)");
+  command->add_option("--communication", flags->communication,
+                      "folder of runs of CNTK's learners (sync and async with and without --compress onebit, bmuf, "
+                      "average) with --eval-every curves: figure 11 and the communication table");
+  command->add_option("--platform", flags->platform,
+                      "platform of the scale study and the plan, figures 7 and 10 (default: bluewaters)");
   command->add_option("--out", flags->out, "folder for report.md and the figures")->required();
   command->callback([flags] {
     const auto world = mpi::Communicator::world();

@@ -156,6 +156,56 @@ class ReportTest(unittest.TestCase):
         for servers in {point["servers"] for point in answer["surface"]}:
             self.assertIn(f"S = {servers}<", svg.replace("</", "<"))
 
+    def make_communication(self, bytes_sent: dict) -> Path:
+        """A communication folder: one run per (mode, compress, block samples) of bytes_sent, the bytes each worker
+        sent over its 400 samples, each reaching 0.85 at its fourth evaluation (400 samples) at 1 s."""
+        keys = list(bytes_sent)
+        folder = self.make_learners({("async" if mode == "async" else mode, -1, 0.0, f"{index}"): 1.0
+                                     for index, (mode, _, _) in enumerate(keys)})
+        folder = folder.rename(self.scratch / "communication")
+        for index, (mode, compress, block) in enumerate(keys):
+            path = folder / f"run{index}.json"
+            run = json.loads(path.read_text())
+            run["config"].update(compress=compress, straggler="", stop_at_target=False)
+            if block:
+                run["config"]["block_samples"] = block
+            for rank in run["per_rank"]:
+                if rank["role"] == "worker":
+                    rank["worker"].update(samples=400, exchange={"bytes_sent": bytes_sent[(mode, compress, block)],
+                                                                 "bytes_received": 0})
+            path.write_text(json.dumps(run))
+        return folder
+
+    def test_communication_figure_and_table(self):
+        """Figure 11 and the table "Communication" quote each learner's bytes per sample, its bytes to the target
+        (pro rata of the first worker's samples at the first evaluation at or above it) and the ratios."""
+        folder = self.make_communication({("sync", "none", 0): 4.0e8, ("sync", "onebit", 0): 1.0e7,
+                                          ("async", "none", 0): 8.0e8, ("async", "onebit", 0): 4.0e8,
+                                          ("bmuf", "none", 4096): 2.0e6, ("average", "none", 4096): 4.0e6})
+        out = self.scratch / "out"
+        done = run_psbench("report", SWEEP, "--communication", folder, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = (out / "report.md").read_text()
+        self.assertIn("### Figure 11:", text)
+        width, height = png_size(out / "fig11_communication.png")
+        self.assertGreaterEqual(width, 1000)
+        self.assertGreaterEqual(height, 600)
+        table = text[text.index("## Communication: bytes and time to 85% test accuracy"):]
+        self.assertIn("sync + 1-bit sends 40.0x fewer bytes per sample than sync (allreduce); async + 1-bit sends "
+                      "2.0x fewer bytes per sample than async (unbounded); BMUF (block 4096) sends 200.0x fewer", table)
+        self.assertIn("| sync (allreduce) | 1,000,000 | 400.0 (400.0-400.0) | 1.00 s (1.00-1.00, 1/1) |", table)
+        self.assertIn("| sync + 1-bit | 25,000 | 10.0 (10.0-10.0) |", table)
+        self.assertIn("| model averaging (block 4096) | 10,000 | 4.0 (4.0-4.0) |", table)
+        self.assertIn("--communication", text)
+        svg = (out / "fig11_communication.svg").read_text()
+        for label in ("async + 1-bit", "BMUF (block 4096)", "MB the first worker sent"):
+            self.assertIn(label, svg)
+
+    def test_communication_run_of_local_mode_is_one_error(self):
+        folder = self.make_communication({("local", "none", 0): 1.0})
+        done = run_psbench("report", SWEEP, "--communication", folder, "--out", self.scratch / "out")
+        self.assert_one_error(done, "run0.json", "--mode local")
+
     def test_learner_run_without_curve(self):
         folder = self.make_learners({("async", -1, 0.0, ""): 1.0})
         path = folder / "run0.json"

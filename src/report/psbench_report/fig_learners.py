@@ -15,7 +15,7 @@ def _panel(axis, groups: list, target: float | None, rank: dict) -> dict:
         style = {"color": COLOURS[index % len(COLOURS)], "marker": MARKERS[index % len(MARKERS)], "markersize": 3.5,
                  "linewidth": 0.9, "markerfacecolor": "white" if index % 2 else COLOURS[index % len(COLOURS)]}
         for run in runs:
-            axis.plot([t for t, _ in run.curve], [a for _, a in run.curve], alpha=0.85, **style)
+            axis.plot([p.time_s for p in run.curve], [p.accuracy for p in run.curve], alpha=0.85, **style)
         handles[learner] = proxy_line(**style)
     if target is not None:
         axis.axhline(target, color="#000000", linestyle=":", linewidth=0.9)

@@ -22,6 +22,7 @@ class Context:
     saturation: SaturationModel  # `psbench model saturation` for figure 6
     learners: LearnerSet | None = None  # `--learners DIR` for figure 9
     plan: PlanStudy | None = None  # `psbench model plan` for figure 10
+    communication: LearnerSet | None = None  # `--communication DIR` for figure 11
 
 
 @dataclass

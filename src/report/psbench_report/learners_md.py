@@ -9,7 +9,7 @@ def _pace(slowed: bool) -> str:
     return "one straggler" if slowed else "even"
 
 
-def _measured(learners: LearnerSet) -> str:
+def measured_at(learners: LearnerSet) -> str:
     """', measured at commit C from S' from the folder's manifest, or nothing without one."""
     manifest = learners.manifest
     if manifest is None:
@@ -25,7 +25,7 @@ def learners_table(learners: LearnerSet | None) -> list:
     target = learners.target()
     aim = f"{100 * target:g}%" if target is not None else "the target"
     lines = [f"## Learners: time to {aim} test accuracy", "",
-             f"From `{learners.folder}` (figure 9{_measured(learners)}): W = {learners.runs[0].workers} workers; "
+             f"From `{learners.folder}` (figure 9{measured_at(learners)}): W = {learners.runs[0].workers} workers; "
              "medians over the runs, "
              "the time to the target over the runs that reached it. The final accuracy of a run stopped at the "
              "target is the accuracy it stopped at.", "",

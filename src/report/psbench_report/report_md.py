@@ -4,6 +4,7 @@ import subprocess
 from pathlib import Path
 
 from . import answers
+from .communication_md import communication_table
 from .learners_md import learners_answer, learners_table
 from .plan_md import plan_section
 from .numbers import percent
@@ -146,7 +147,8 @@ def write_report(context, results: list, command: str) -> Path:
                    answers.rq3(sweep, curves, context.bench, context.saturation), answers.rq4(sweep, curves),
                    answers.rq5(sweep, curves) + "\n\n" + "\n".join(learners_answer(context.learners))):
         parts += [answer, ""]
-    parts += learners_table(context.learners) + plan_section(context.plan) + _figures(results)
+    parts += learners_table(context.learners) + communication_table(context.communication)
+    parts += plan_section(context.plan) + _figures(results)
     parts += _runs_table(sweep, validated(sweep, curves)) + [""] + _bench_table(context.bench)
     final = context.out / "report.md"
     partial = context.out / ".report.md.partial"
