@@ -14,6 +14,8 @@
 #                 the manifest (docs/formats.md#manifest: scheduler "rack", the link's rate and delay), then takes
 #                 the rack down
 #   mpirun_sweep  jobs/mpirun/sweep.sh, run on the head node through `rack.sh exec`, works across the rack too
+#   learners      jobs/rack/learners.sh runs each learner once, one rank a node, the server alone on n1 (async), and
+#                 jobs/rack/summarize_learners.py lists each with the bytes its first worker sent per step
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
@@ -242,6 +244,34 @@ for entry in manifest["runs"]:
     assert hosts == [f"psr-{name}-n{i}" for i in range(1, entry["workers"] + 2)], hosts
 PY
   echo "jobs/mpirun/sweep.sh ran across the rack"
+}
+
+case_learners() {
+  "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
+  PSBENCH_BIN="$psbench" NAME="$name" WORKERS=2 REPETITIONS=1 LEARNERS="sync1bit async1bit bmuf" BLOCK_SAMPLES=64 \
+    MODEL=mlp:16 BATCH=16 DATA="$work/tiny.h5" OUTDIR="$work/out" "$root/jobs/rack/learners.sh" >"$work/log" 2>&1 ||
+    { cat "$work/log"; fail "the learners failed"; }
+  assert_nothing_left
+  python3 - "$work/out" "$name" <<'PY'
+import json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+manifest = json.load(open(os.path.join(out, "manifest.json")))
+assert manifest["scheduler"] == "rack" and manifest["link"]["rate"] == "1gbit", manifest
+assert sorted((r["file"], r["servers"], r["exit_code"]) for r in manifest["runs"]) == [
+    ("async1bit-r1.json", 1, 0), ("bmuf-r1.json", 0, 0), ("sync1bit-r1.json", 0, 0)], manifest["runs"]
+for entry in manifest["runs"]:
+    run = json.load(open(os.path.join(out, entry["file"])))
+    hosts = [r["host"] for r in run["per_rank"]]
+    assert hosts == [f"psr-{name}-n{i}" for i in range(1, len(hosts) + 1)], hosts
+    assert run["config"]["intra_node"] == "messages" and run["env"]["workers"] == 2, run["config"]
+assert json.load(open(os.path.join(out, "async1bit-r1.json")))["per_rank"][0]["role"] == "server"
+PY
+  local table
+  table="$(python3 "$root/jobs/rack/summarize_learners.py" "$work/out")"
+  for learner in sync1bit async1bit bmuf; do
+    grep -q "^| $learner | 1gbit | " <<<"$table" || { echo "$table"; fail "the summary has no row for $learner"; }
+  done
+  echo "jobs/rack/learners.sh ran each learner across the rack and the summary lists them"
 }
 
 # RUN must fail with exit 2 and exactly one line, "rack: error: ...", and leave no rack behind.
