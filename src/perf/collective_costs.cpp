@@ -11,7 +11,8 @@ namespace psbench::perf {
 namespace {
 
 // CNTK's 1-bit aggregation per step (src/train/onebit_sync_exchange.cpp): quantize the whole gradient, dequantize
-// and sum the W copies of one's own stripe, quantize the sum, dequantize the W gathered sums.
+// and sum the W copies of one's own stripe, quantize the sum, dequantize the W gathered sums. Its bytes go in two
+// collectives, MPI_Alltoallv and MPI_Allgatherv.
 double onebit_codec_s(const Calibration& calibration, const compress::ColumnLayout& columns, int workers) {
   const double bytes = 4.0 * static_cast<double>(columns.values());
   const double stripe = 4.0 * static_cast<double>(onebit_largest_stripe_values(columns, workers));
@@ -30,7 +31,8 @@ void sync_exchange(const Calibration& calibration, const Scenario& scenario, con
   } else {
     costs.bytes_per_sync = ring_allreduce_bytes(costs.base.parameter_bytes, workers);
   }
-  costs.transfer_s = collective_transfer_s(calibration, scenario.platform, costs.bytes_per_sync, workers);
+  costs.transfer_s =
+      collective_transfer_s(calibration, scenario.platform, costs.bytes_per_sync, workers, scenario.onebit ? 2 : 1);
 }
 
 // A block ends at the first step that brings the busiest worker's samples since the last one to block_samples,
@@ -55,12 +57,13 @@ void block_exchange(const Calibration& calibration, const Scenario& scenario, Co
 }  // namespace
 
 double collective_transfer_s(const Calibration& calibration, const PlatformSpec& platform, double bytes_per_rank,
-                             int workers) {
-  if (platform.kind == PlatformKind::kThis || platform.kind == PlatformKind::kXml)
-    return allreduce_s(calibration, bytes_per_rank);
+                             int workers, int collectives) {
   const double fixed = allreduce_s(calibration, 0.0);
+  const double more = (collectives - 1) * fixed;
+  if (platform.kind == PlatformKind::kThis || platform.kind == PlatformKind::kXml)
+    return allreduce_s(calibration, bytes_per_rank) + more;
   const double latency = platform.latency_s + platform.hop_latency_s;
-  return fixed + 2.0 * (workers - 1) * latency + bytes_per_rank / platform.link_Bps;
+  return fixed + more + 2.0 * (workers - 1) * latency + bytes_per_rank / platform.link_Bps;
 }
 
 CollectiveCosts collective_costs(const Calibration& calibration, const Scenario& scenario, int workers) {

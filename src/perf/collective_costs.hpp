@@ -25,11 +25,12 @@ struct CollectiveCosts {
   [[nodiscard]] double sync_s() const { return transfer_s + codec_s + block_update_s; }
 };
 
-/// Seconds of a collective in which each of workers ranks sends bytes_per_rank: on `this` and an XML platform the
-/// allreduce benchmark's fit at those bytes; on a rack or a torus its fixed cost, 2 (W - 1) link latencies (a
-/// ring's steps) and the bytes through one link (a ring in rank order crosses each node's link once each way).
+/// Seconds of `collectives` collectives in which each of workers ranks sends bytes_per_rank in all: on `this` and an
+/// XML platform the allreduce benchmark's fit at those bytes; on a rack or a torus its fixed cost, 2 (W - 1) link
+/// latencies (a ring's steps, or an all-to-all's and an all-gather's) and the bytes through one link (a ring in rank
+/// order crosses each node's link once each way). Each collective beyond the first adds the fit's fixed cost.
 double collective_transfer_s(const Calibration& calibration, const PlatformSpec& platform, double bytes_per_rank,
-                             int workers);
+                             int workers, int collectives = 1);
 
 /// Derives the costs of W workers for scenario.learner (sync, bmuf or average). Throws UserError as step_costs
 /// does, for a block learner without block_samples, or a calibration without a fit the learner needs.

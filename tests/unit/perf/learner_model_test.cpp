@@ -119,7 +119,7 @@ TEST(CollectiveCosts, SyncOneBitExchangesPackedStripes) {
   s.onebit = true;
   const CollectiveCosts c = collective_costs(learner_calibration(), s, 2);
   EXPECT_DOUBLE_EQ(c.bytes_per_sync, 7100.0);
-  EXPECT_DOUBLE_EQ(c.transfer_s, 1e-4 + 7100e-9);
+  EXPECT_DOUBLE_EQ(c.transfer_s, 2 * 1e-4 + 7100e-9);  // two collectives' fixed costs
   // Quantize 4P, dequantize two copies of the 25,872-value stripe, quantize the stripe's sum, dequantize 4P.
   const double stripe = 4.0 * 25872.0;
   EXPECT_NEAR(c.codec_s, kBytes * 1e-9 + 2 * stripe * 0.5e-9 + stripe * 1e-9 + kBytes * 0.5e-9, 1e-15);
