@@ -2,8 +2,9 @@
 // Benchmark loop together (each iteration's time is max-reduced over the workers, so all run the same
 // iteration count) and rank 1 reports. At every size, side by side: the server's SGD update alone
 // (BM_LocalUpdate, momentum 0.9, the trainer's default), a raw MPI exchange of the same bytes between
-// worker 1 and rank 0 (BM_RawMpiExchange), and push_pull over messages (path:0) and over the node's shared
-// window (path:1). ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
+// worker 1 and rank 0 (BM_RawMpiExchange), push_pull over messages (path:0) and over the node's shared
+// window (path:1), and an MPI_Allreduce of the same bytes among all ranks (BM_Allreduce: sync SGD's exchange).
+// ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
 // pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes (columns of 784
 // values, error feedback on) at the same sizes: the push carries the packed gradient, the pull every float. Sizes are
 // bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in powers of 4, and the two models. See
@@ -40,7 +41,7 @@ using psbench::mpi::ReduceOp;
 enum class ServePath : std::int64_t { kMessages = 0, kSharedMemory = 1, kOneBitMessages = 2 };
 
 // What rank 0 is told to do next.
-enum class Command : std::int64_t { kQuit = 0, kServe = 1, kRawEcho = 2 };
+enum class Command : std::int64_t { kQuit = 0, kServe = 1, kRawEcho = 2, kAllreduce = 3 };
 
 constexpr int kCommandTag = 900;
 constexpr int kRawTag = 901;
@@ -161,6 +162,37 @@ void BM_RawMpiExchange(benchmark::State& state) {
       2.0 * static_cast<double>(state.range(0)) * static_cast<double>(rounds), benchmark::Counter::kIsRate);
 }
 
+// MPI_Allreduce (sum) of BYTES/4 floats among all ranks, rank 0 included, as sync SGD's gradient and the block
+// learners' models are summed. Each buffer carries one float more, a stop flag that only the last, untimed
+// allreduce sets, so rank 0 follows without knowing the iteration count. bytes_per_second counts what each rank
+// sends in a ring allreduce, 2 (R - 1) / R x BYTES; `ranks` is R, which psbench model calibrate needs.
+void BM_Allreduce(benchmark::State& state) {
+  const std::size_t parameters = values_of(state, 0);
+  send_command(Command::kAllreduce, static_cast<std::int64_t>(parameters));
+  const psbench::AlignedBuffer send_storage(parameters + 1);
+  const psbench::AlignedBuffer sum_storage(parameters + 1);
+  const std::span<float> send = send_storage.span();
+  std::fill(send.begin(), send.end() - 1, 1e-6F);
+  send.back() = 0.0F;
+  const auto allreduce = [&] {
+    MPI_Allreduce(send.data(), sum_storage.span().data(), static_cast<int>(send.size()), MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+  };
+  allreduce();  // untimed, as BM_PushPull's first exchange
+  for (auto _ : state) {
+    const double start = psbench::monotonic_seconds();
+    allreduce();
+    state.SetIterationTime(max_over_workers(psbench::monotonic_seconds() - start));
+  }
+  send.back() = 1.0F;
+  allreduce();
+  const double ranks = world().size();
+  state.counters["ranks"] = ranks;
+  state.counters["bytes_per_second"] = benchmark::Counter(
+      2.0 * (ranks - 1.0) / ranks * static_cast<double>(state.range(0)) * static_cast<double>(state.iterations()),
+      benchmark::Counter::kIsRate);
+}
+
 // The server's SGD update of all P values alone, on a worker's core (what a step costs instead of an
 // exchange when there is no server). bytes_per_second counts its memory traffic: w, g and v read, w and
 // v written.
@@ -188,8 +220,8 @@ std::vector<std::int64_t> sizes_up_to(std::int64_t max_bytes) {
   return sizes;
 }
 
-// Per size, the update, the raw exchange, both push/pull paths and 1-bit push/pull, one after the other, so that
-// each push/pull runs beside its limits.
+// Per size, the update, the raw exchange, both push/pull paths, 1-bit push/pull and the allreduce, one after the
+// other, so that each push/pull runs beside its limits.
 void register_benchmarks(std::int64_t max_bytes) {
   for (const std::int64_t bytes : sizes_up_to(max_bytes)) {
     const std::vector<benchmark::internal::Benchmark*> benchmarks{
@@ -198,7 +230,8 @@ void register_benchmarks(std::int64_t max_bytes) {
         benchmark::RegisterBenchmark("BM_PushPull", BM_PushPull)
             ->ArgsProduct({{0, 1}, {bytes}})
             ->ArgNames({"path", ""}),
-        benchmark::RegisterBenchmark("BM_PushPullOneBit", BM_PushPullOneBit)->Arg(bytes)};
+        benchmark::RegisterBenchmark("BM_PushPullOneBit", BM_PushPullOneBit)->Arg(bytes),
+        benchmark::RegisterBenchmark("BM_Allreduce", BM_Allreduce)->Arg(bytes)};
     for (auto* benchmark : benchmarks) benchmark->UseManualTime()->Unit(benchmark::kMicrosecond);
   }
 }
@@ -218,6 +251,19 @@ void echo_until_stop(std::size_t parameters) {
   }
 }
 
+// Rank 0's side of BM_Allreduce: joins every allreduce until one carries the stop flag.
+void allreduce_until_stop(std::size_t parameters) {
+  const psbench::AlignedBuffer send_storage(parameters + 1);
+  const psbench::AlignedBuffer sum_storage(parameters + 1);
+  const std::span<float> send = send_storage.span();
+  const std::span<float> sum = sum_storage.span();
+  std::fill(send.begin(), send.end() - 1, 1e-6F);
+  send.back() = 0.0F;
+  do {
+    MPI_Allreduce(send.data(), sum.data(), static_cast<int>(send.size()), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+  } while (sum.back() == 0.0F);
+}
+
 // Rank 0 follows the commands of worker 1 until told to quit.
 void serve_commands() {
   for (;;) {
@@ -228,6 +274,10 @@ void serve_commands() {
     if (command == Command::kQuit) return;
     if (command == Command::kRawEcho) {
       echo_until_stop(parameters);
+      continue;
+    }
+    if (command == Command::kAllreduce) {
+      allreduce_until_stop(parameters);
       continue;
     }
     const auto topology = psbench::ps::Topology::async(world().size(), 0, 1);

@@ -15,6 +15,13 @@ struct CalibrateFlags {
   std::string out = "calib.json";
 };
 
+// A fit only some learners need, when a file measured it.
+void print_optional(const char* what, const perf::LinearFit& fit, const char* per) {
+  if (fit.points == 0) return;
+  std::printf("  %s = %.3g s + %.3g s per %s (residual %.1f%%)\n", what, fit.intercept, fit.slope, per,
+              100 * fit.residual);
+}
+
 void print_summary(const perf::Calibration& c, const std::string& out) {
   std::printf("wrote %s: %d cores (%s, %s)\n", out.c_str(), c.machine.cores, c.machine.cpu.c_str(),
               c.machine.onednn_isa.c_str());
@@ -26,6 +33,9 @@ void print_summary(const perf::Calibration& c, const std::string& out) {
               100 * c.update.residual, c.service_scale.points > 0 ? c.service_scale.value : 1.0);
   std::printf("  disk: sequential %.0f MB/s, parallel %.0f MB/s\n", c.disk_sequential_Bps.value / 1e6,
               c.disk_parallel_Bps.value / 1e6);
+  print_optional("allreduce", c.allreduce, "ring byte per rank");
+  print_optional("1-bit quantize", c.quantize, "fp32 byte");
+  print_optional("1-bit dequantize", c.dequantize, "fp32 byte");
 }
 
 }  // namespace

@@ -22,6 +22,13 @@ void run_plan(PlanFlags& flags) {
   perf::PlanRequest& request = flags.request;
   if (request.confirm < 0) throw UserError("--confirm " + std::to_string(request.confirm) + " is below 0");
   resolve_shape(flags.shared);
+  resolve_learner(flags.shared, false);  // plan chooses the servers: it has no --servers
+  if (flags.shared.scenario.learner != perf::Learner::kAsync) {
+    throw UserError(std::string("model plan searches the parameter servers of --mode async; --mode ") +
+                    perf::learner_name(flags.shared.scenario.learner) +
+                    " has none: compare worker counts with 'psbench model predict --mode " +
+                    perf::learner_name(flags.shared.scenario.learner) + "'");
+  }
   request.sim = sim_options(flags.shared);
   const perf::Calibration calibration = read_calibration_and_platform(flags.shared);
   request.scenario = flags.shared.scenario;

@@ -20,9 +20,13 @@ struct PredictFlags {
   std::string read;
   std::string kind = "all";
   std::string format = "table";
+  bool servers_given = false;
 };
 
-std::vector<perf::Kind> parse_kinds(const std::string& word) {
+// The kinds of --kind; `all` leaves sim out for the learners it does not simulate (those without servers).
+std::vector<perf::Kind> parse_kinds(const std::string& word, perf::Learner learner) {
+  if (word == "all" && learner != perf::Learner::kAsync)
+    return {perf::Kind::kIdeal, perf::Kind::kRevised, perf::Kind::kMva};
   if (word == "all") return {std::begin(perf::kAllKinds), std::end(perf::kAllKinds)};
   for (const perf::Kind kind : perf::kAllKinds) {
     if (word == perf::kind_name(kind)) return {kind};
@@ -52,10 +56,11 @@ void run_predict(PredictFlags& flags) {
   scenario.io = parse_io(flags.io);
   scenario.read = parse_read(flags.read, scenario.io);
   resolve_shape(flags.shared);
+  resolve_learner(flags.shared, flags.servers_given);
   perf::PredictRequest request;
   request.workers = perf::parse_count_list(flags.workers, "--workers");
   request.servers = perf::parse_count_list(flags.servers, "--servers");
-  request.kinds = parse_kinds(flags.kind);
+  request.kinds = parse_kinds(flags.kind, scenario.learner);
   request.sim = sim_options(flags.shared);
   const perf::OutputFormat format = parse_format(flags.format);
   const perf::Calibration calibration = read_calibration_and_platform(flags.shared);
@@ -79,7 +84,10 @@ void add_predict(CLI::App& model) {
       ->capture_default_str();
   command->add_option("--kind", flags->kind, "ideal, revised, mva, sim or all")->capture_default_str();
   command->add_option("--format", flags->format, "table, json or csv")->capture_default_str();
-  command->callback([flags] { on_first_rank([&] { run_predict(*flags); }); });
+  command->callback([flags, command] {
+    flags->servers_given = command->count("--servers") > 0;
+    on_first_rank([&] { run_predict(*flags); });
+  });
 }
 
 }  // namespace psbench::cli

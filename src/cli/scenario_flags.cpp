@@ -1,7 +1,9 @@
 #include "cli/scenario_flags.hpp"
 
 #include <cstdio>
+#include <map>
 
+#include "cli/choice.hpp"
 #include "cli/model_subcommands.hpp"
 #include "common/atomic_file.hpp"
 
@@ -22,6 +24,17 @@ void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
   command.add_flag("--delay-compensation", flags.scenario.delay_compensation,
                    "servers run as `psbench train --delay-compensation`: D_s is the DC-ASGD update's own fit "
                    "(BM_DelayCompensatedUpdate)");
+  command.add_option("--mode", flags.mode, "workers run as `psbench train --mode`: async | sync | bmuf | average")
+      ->transform(choice({train::Mode::kAsync, train::Mode::kSync, train::Mode::kBmuf, train::Mode::kAverage},
+                         train::mode_name))
+      ->default_str(std::string(train::mode_name(flags.mode)));
+  command
+      .add_option("--compress", flags.compress,
+                  "workers run as `psbench train --compress`: none | onebit (1-bit SGD; async and sync)")
+      ->transform(choice({train::Compression::kNone, train::Compression::kOneBit}, train::compression_name))
+      ->default_str(std::string(train::compression_name(flags.compress)));
+  command.add_option("--block-samples", flags.block_samples,
+                     "bmuf and average: samples each worker trains on between two synchronisations (train's default)");
   command
       .add_option("--platform", flags.platform,
                   "this, rack:NODES:GBIT_PER_S[:LATENCY_US][:server=GBIT_PER_S] (servers' nodes at their own rate), "
@@ -34,6 +47,33 @@ void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
       ->capture_default_str();
   command.add_option("--seed", flags.seed, "sim: seed of the time draws and of the placement")->capture_default_str();
   command.add_option("--out", flags.out, "write the output to this file (atomically) instead of stdout");
+}
+
+void resolve_learner(ScenarioFlags& flags, bool servers_given) {
+  perf::Scenario& scenario = flags.scenario;
+  train::TrainOptions options;  // what train would be given, so that train's own checks refuse what it refuses
+  options.data_path = "data.h5";
+  options.out_path = "results.json";
+  options.model_spec = scenario.model;
+  options.batch = scenario.batch;
+  options.epochs = scenario.epochs;
+  options.mode = flags.mode;
+  options.compress = flags.compress;
+  options.block_samples = flags.block_samples;
+  options.servers_given = servers_given;
+  options.pipeline = scenario.pipeline;
+  if (scenario.staleness >= 0) options.staleness = scenario.staleness;
+  if (scenario.delay_compensation) options.delay_compensation = 0.0;  // predict takes no lambda: any passes
+  if (flags.compress == train::Compression::kOneBit) options.intra_node = train::IntraNode::kMessages;
+  train::validate_options(options, 2);
+  options = train::with_block_defaults(options, 1);
+  const std::map<train::Mode, perf::Learner> learners = {{train::Mode::kAsync, perf::Learner::kAsync},
+                                                         {train::Mode::kSync, perf::Learner::kSync},
+                                                         {train::Mode::kBmuf, perf::Learner::kBmuf},
+                                                         {train::Mode::kAverage, perf::Learner::kAverage}};
+  scenario.learner = learners.at(flags.mode);
+  scenario.onebit = flags.compress == train::Compression::kOneBit;
+  scenario.block_samples = options.block_samples.value_or(0);
 }
 
 void resolve_shape(ScenarioFlags& flags) {

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "perf/wire_bytes.hpp"
+
 namespace psbench::perf {
 namespace {
 
@@ -39,6 +41,16 @@ void add_machine(const results::GoogleBenchmarkFile& file, const std::string& pa
                     c.cores > 0 ? c.cores : file.context.num_cpus, c.onednn_isa, path};
 }
 
+// An allreduce of x bytes among the run's `ranks` counter of ranks, as the bytes each rank sends in a ring: the
+// abscissa that carries over to other rank counts.
+void add_allreduce(const results::BenchmarkRun& run, const std::string& path, double x, double seconds,
+                   BenchPoints& points) {
+  const auto ranks = run.counters.find("ranks");
+  if (ranks == run.counters.end() || ranks->second < 2.0) return;
+  points.allreduce.push_back({ring_allreduce_bytes(x, static_cast<int>(ranks->second)), seconds});
+  note_source(points, "allreduce", path);
+}
+
 }  // namespace
 
 void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points) {
@@ -66,6 +78,12 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
     } else if (family == "BM_DelayCompensatedUpdate") {
       points.update_compensated.push_back({x, seconds});
       note_source(points, "update_compensated", path);
+    } else if (family == "BM_OneBitQuantize" || family == "BM_OneBitDequantize") {
+      const bool quantize = family == "BM_OneBitQuantize";
+      (quantize ? points.quantize : points.dequantize).push_back({x, seconds});
+      note_source(points, quantize ? "quantize" : "dequantize", path);
+    } else if (family == "BM_Allreduce") {
+      add_allreduce(run, path, x, seconds, points);
     } else if (family == "BM_Hdf5SerialRead") {
       points.serial_read.push_back({x, seconds});
       note_source(points, "serial_read", path);

@@ -17,6 +17,9 @@ struct BenchPoints {
   std::vector<Point> exchange_shared_window;                  ///< seconds vs bytes, path:1
   std::vector<Point> update;                                  ///< seconds vs bytes
   std::vector<Point> update_compensated;                      ///< DC-ASGD's update: seconds vs bytes
+  std::vector<Point> quantize;                                ///< 1-bit quantization: seconds vs fp32 bytes
+  std::vector<Point> dequantize;                              ///< 1-bit dequantization: seconds vs fp32 bytes
+  std::vector<Point> allreduce;                               ///< MPI_Allreduce: seconds vs ring bytes per rank
   std::vector<Point> serial_read;                             ///< seconds vs bytes
   std::vector<double> parallel_read_Bps;                      ///< bytes/s
   std::vector<results::SaturationRun> saturation;             ///< server_saturation curves

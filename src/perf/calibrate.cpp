@@ -29,6 +29,12 @@ BenchPoints read_bench(const std::vector<std::string>& files) {
   return points;
 }
 
+// A table of a quantity only some learners need: left uncalibrated (0 points) when no file measures it.
+void fit_optional(const BenchPoints& points, const std::string& quantity, const std::vector<Point>& list,
+                  const std::string& what, LinearFit& fit) {
+  if (!list.empty()) fit = fit_table(list, points.sources.at(quantity), what);
+}
+
 void fit_bench(const BenchPoints& points, Calibration& c) {
   c.machine = points.machine;
   for (const auto& [model, list] : points.step_s_vs_batch)
@@ -45,6 +51,9 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
     c.update_compensated = fit_table(points.update_compensated, points.sources.at("update_compensated"),
                                      "the delay-compensated update time");
   }
+  fit_optional(points, "quantize", points.quantize, "the 1-bit quantization time", c.quantize);
+  fit_optional(points, "dequantize", points.dequantize, "the 1-bit dequantization time", c.dequantize);
+  fit_optional(points, "allreduce", points.allreduce, "the allreduce time", c.allreduce);
   if (!points.serial_read.empty()) {
     c.disk_sequential = fit_line(points.serial_read, points.sources.at("serial_read"), "the serial read");
     c.disk_sequential_Bps = {c.disk_sequential.slope > 0 ? 1.0 / c.disk_sequential.slope : 0.0,

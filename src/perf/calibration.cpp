@@ -36,6 +36,9 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"exchange_shared_window_s_vs_bytes", c.exchange_shared_window},
           {"update_s_vs_bytes", c.update},
           {"update_compensated_s_vs_bytes", c.update_compensated},
+          {"quantize_s_vs_bytes", c.quantize},
+          {"dequantize_s_vs_bytes", c.dequantize},
+          {"allreduce_s_vs_bytes", c.allreduce},
           {"service_cv", c.service_cv},
           {"service_scale", c.service_scale},
           {"disk_sequential_Bps", c.disk_sequential_Bps},
@@ -44,6 +47,10 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"setup_s", c.setup_s},
           {"exchange_overhead_s", c.exchange_overhead_s},
           {"sources", c.sources}};
+}
+
+void read_optional(const nlohmann::json& in, const char* key, LinearFit& fit) {
+  if (in.contains(key)) fit = in.at(key).get<LinearFit>();
 }
 
 Calibration calibration_from(const nlohmann::json& in) {
@@ -60,6 +67,9 @@ Calibration calibration_from(const nlohmann::json& in) {
   if (in.contains("update_compensated_s_vs_bytes")) {  // optional: calibrations made before DC-ASGD lack it
     c.update_compensated = in.at("update_compensated_s_vs_bytes").get<LinearFit>();
   }
+  read_optional(in, "quantize_s_vs_bytes", c.quantize);  // optional: calibrations made before 1-bit SGD lack them
+  read_optional(in, "dequantize_s_vs_bytes", c.dequantize);
+  read_optional(in, "allreduce_s_vs_bytes", c.allreduce);
   c.service_cv = in.at("service_cv").get<FittedValue>();
   c.service_scale = in.at("service_scale").get<FittedValue>();
   c.disk_sequential_Bps = in.at("disk_sequential_Bps").get<FittedValue>();

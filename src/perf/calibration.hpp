@@ -35,8 +35,11 @@ struct Calibration {
   LinearFit exchange_shared_window;  ///< the same through the shared window
   LinearFit update;                  ///< the server's SGD update alone vs bytes
   LinearFit update_compensated;      ///< the DC-ASGD update (--delay-compensation) vs bytes (0 points: not measured)
-  FittedValue service_cv;            ///< coefficient of variation of D (0: not measured)
-  FittedValue service_scale;         ///< measured D over the update fit's D (1: no runs or saturation file)
+  LinearFit quantize;         ///< 1-bit quantization with error feedback vs the values' fp32 bytes (0 points: none)
+  LinearFit dequantize;       ///< 1-bit dequantization vs the values' fp32 bytes (0 points: not measured)
+  LinearFit allreduce;        ///< an MPI_Allreduce vs the bytes each rank sends in a ring (0 points: none)
+  FittedValue service_cv;     ///< coefficient of variation of D (0: not measured)
+  FittedValue service_scale;  ///< measured D over the update fit's D (1: no runs or saturation file)
   FittedValue disk_sequential_Bps;   ///< one reader's bandwidth, bytes/s
   LinearFit disk_sequential;         ///< one reader's seconds vs bytes (intercept: open and set-up)
   FittedValue disk_parallel_Bps;     ///< all readers together, bytes/s

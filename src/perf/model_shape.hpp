@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace psbench::perf {
 
@@ -17,6 +18,9 @@ struct InputShape {
 struct ModelShape {
   std::size_t parameters = 0;     ///< P
   double flops_per_sample = 0.0;  ///< forward and backward FLOPs of one sample (2 per multiply-accumulate)
+  /// The columns --compress onebit quantizes, in the flat vector's order: per weighted layer one column of fan-in
+  /// values per output unit, then its bias vector as one column (as train's gradient_columns lays them out).
+  std::vector<std::size_t> column_sizes;
   /// Bytes of one full push or pull, 4 P.
   [[nodiscard]] double parameter_bytes() const { return 4.0 * static_cast<double>(parameters); }
 };

@@ -2,10 +2,24 @@
 
 #include "common/error.hpp"
 #include "perf/closed_forms.hpp"
+#include "perf/collective_forms.hpp"
 #include "perf/mva_prediction.hpp"
 
 namespace psbench::perf {
 namespace {
+
+// Learners without servers: one prediction per W, whatever the server list.
+void predict_collective_kind(const Calibration& calibration, const PredictRequest& request, Kind kind,
+                             std::vector<Prediction>& out) {
+  const Scenario& scenario = request.scenario;
+  if (kind == Kind::kSim) {
+    throw UserError(
+        std::string("--kind sim simulates the parameter servers' protocol (--mode async) only: predict --mode ") +
+        learner_name(scenario.learner) + " with --kind ideal, revised or mva");
+  }
+  for (const int workers : request.workers)
+    out.push_back(predict_collective(collective_costs(calibration, scenario, workers), kind, scenario.io));
+}
 
 void predict_kind(const Calibration& calibration, const PredictRequest& request, Kind kind, int servers,
                   std::vector<Prediction>& out) {
@@ -30,6 +44,10 @@ std::vector<Prediction> predict(const Calibration& calibration, const PredictReq
   if (request.kinds.empty()) throw UserError("--kind names no kind");
   std::vector<Prediction> predictions;
   for (const Kind kind : request.kinds) {
+    if (request.scenario.learner != Learner::kAsync) {
+      predict_collective_kind(calibration, request, kind, predictions);
+      continue;
+    }
     for (const int servers : request.servers) predict_kind(calibration, request, kind, servers, predictions);
   }
   return predictions;

@@ -51,8 +51,9 @@ void add_run(const results::ResultsFile& run, const std::string& path, RunPoints
   points.sources.push_back(path);
   add_reads(run, points);
   if (run.env.workers + run.env.servers > run.env.cores) return;  // contended: every time holds waits for a core
-  // A delay-compensated run's servers apply another update (its own benchmark's fit), not D_s's.
-  if (delay_compensated(run)) return;
+  // A delay-compensated run's servers apply another update (its own benchmark's fit), not D_s's; a 1-bit run's
+  // also dequantize each push, and its workers quantize: neither is the fp32 exchange the fits describe.
+  if (delay_compensated(run) || run.config.compress.value_or("none") != "none") return;
   const double service = mean_service_per_update(run);
   const double bytes = static_cast<double>(run.model.parameter_bytes);
   if (service > 0.0) points.service_s_vs_shard_bytes.push_back({bytes / std::max(1, run.env.servers), service});

@@ -29,7 +29,8 @@ double read_end_s(const results::ResultsFile& run);
 bool delay_compensated(const results::ResultsFile& run);
 
 /// Adds one async run's points; a run whose ranks outnumber its cores gives only read points, since its
-/// compute, service and set-up times include waiting for a core. Sync and local runs are skipped.
+/// compute, service and set-up times include waiting for a core, and a delay-compensated or 1-bit run only read
+/// points, since its servers' service is not the fp32 update's. Runs of the other modes are skipped.
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points);
 
 }  // namespace psbench::perf

@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "perf/learner_fits.hpp"
+#include "perf/wire_bytes.hpp"
 #include "ps/protocol.hpp"
 
 namespace psbench::perf {
@@ -13,7 +15,8 @@ double ceil_div(double a, double b) { return std::ceil(a / b); }
 
 void check_counts(const Scenario& scenario, int workers, int servers) {
   if (workers < 1) throw UserError("worker count " + std::to_string(workers) + " is below 1");
-  if (servers < 1) throw UserError("server count " + std::to_string(servers) + " is below 1");
+  if (scenario.learner == Learner::kAsync && servers < 1)
+    throw UserError("server count " + std::to_string(servers) + " is below 1");
   if (scenario.batch < 1) throw UserError("--batch " + std::to_string(scenario.batch) + " is below 1");
   if (scenario.epochs < 1) throw UserError("--epochs " + std::to_string(scenario.epochs) + " is below 1");
   if (scenario.samples < 1) throw UserError("--samples must be at least 1");
@@ -48,30 +51,46 @@ void place(const Scenario& scenario, StepCosts& costs) {
   costs.ranks_per_node = (ranks + costs.nodes - 1) / costs.nodes;
 }
 
-// Exchange time without queueing: on `this` the shared-window round trip less the update it contains;
-// on a network the whole vector's push and pull over the worker's link, overlapping as shard_link_transfers
-// says, plus the messages fit's overhead.
-void exchange_costs(const Calibration& calibration, const Scenario& scenario, StepCosts& costs) {
+// Bytes of one push of all shards: the fp32 vector, or with --compress onebit each shard's columns packed.
+double push_bytes(const Scenario& scenario, const ModelShape& shape, int servers) {
+  if (!scenario.onebit) return shape.parameter_bytes();
+  return onebit_push_bytes(onebit_columns(shape.column_sizes), servers);
+}
+
+// Exchange time without queueing: on `this` the shared-window round trip less the update it contains (1-bit
+// pushes go by messages: the messages round trip's transfer scaled to the bytes the push and pull move); on a network
+// the push and pull over the worker's link, overlapping as shard_link_transfers says, plus the messages fit's
+// overhead. A 1-bit worker quantizes its gradient before the push; its server dequantizes each push.
+void exchange_costs(const Calibration& calibration, const Scenario& scenario, const ModelShape& shape,
+                    StepCosts& costs) {
   const double bytes = costs.parameter_bytes;
   const double shard_bytes = bytes / costs.servers;
+  const double pushed = push_bytes(scenario, shape, costs.servers);
+  costs.push_share = pushed / bytes;
   const double update =
       scenario.delay_compensation ? compensated_update_s(calibration, shard_bytes) : calibration.update.at(shard_bytes);
   costs.service_s = update * (calibration.service_scale.points > 0 ? calibration.service_scale.value : 1.0);
+  const double quantize = scenario.onebit ? quantize_s(calibration, bytes) : 0.0;
+  const double moved = 0.5 * (1.0 + costs.push_share);  // a round trip's bytes over the fp32 round trip's
+  if (scenario.onebit) costs.service_s += dequantize_s(calibration, shard_bytes);
   const PlatformSpec& platform = scenario.platform;
   if (platform.kind == PlatformKind::kThis) {
-    const LinearFit& path = calibration.exchange_shared_window.points > 0 ? calibration.exchange_shared_window
-                                                                          : calibration.exchange_messages;
-    costs.exchange_s = std::max(0.0, path.at(bytes) - calibration.update.at(bytes));
+    const LinearFit& path = calibration.exchange_shared_window.points > 0 && !scenario.onebit
+                                ? calibration.exchange_shared_window
+                                : calibration.exchange_messages;
+    costs.exchange_s = moved * std::max(0.0, path.at(bytes) - calibration.update.at(bytes)) + quantize;
     costs.exchange_software_s = costs.exchange_s;
   } else if (platform.kind == PlatformKind::kXml) {  // links unknown to the closed forms: the messages fit
-    costs.exchange_s = std::max(0.0, calibration.exchange_messages.at(bytes) - calibration.update.at(bytes));
-    costs.exchange_software_s = calibration.exchange_messages.intercept;
-  } else {
-    const double latency = platform.latency_s + platform.hop_latency_s;
-    costs.link_transfers = shard_link_transfers(shard_bytes);
     costs.exchange_s =
-        calibration.exchange_messages.intercept + 2.0 * latency + costs.link_transfers * bytes / platform.link_Bps;
-    costs.exchange_software_s = calibration.exchange_messages.intercept;
+        moved * std::max(0.0, calibration.exchange_messages.at(bytes) - calibration.update.at(bytes)) + quantize;
+    costs.exchange_software_s = calibration.exchange_messages.intercept + quantize;
+  } else {
+    // The pull starts once K/N of the push has crossed (shard_link_transfers); a packed push is shorter.
+    const double latency = platform.latency_s + platform.hop_latency_s;
+    costs.link_transfers = 1.0 + (shard_link_transfers(shard_bytes) - 1.0) * costs.push_share;
+    costs.exchange_s = calibration.exchange_messages.intercept + 2.0 * latency +
+                       costs.link_transfers * bytes / platform.link_Bps + quantize;
+    costs.exchange_software_s = calibration.exchange_messages.intercept + quantize;
     costs.link_s = shard_bytes / (platform.server_link_Bps > 0.0 ? platform.server_link_Bps : platform.link_Bps);
   }
   if (calibration.exchange_overhead_s.points > 0) {  // runs may say the exchange costs less than the bench's
@@ -108,6 +127,16 @@ double shard_link_transfers(double shard_bytes) {
   return 1.0 + static_cast<double>(ps::ring_chunks(values)) / ps::chunk_count(values);
 }
 
+const char* learner_name(Learner learner) {
+  switch (learner) {
+    case Learner::kAsync: return "async";
+    case Learner::kSync: return "sync";
+    case Learner::kBmuf: return "bmuf";
+    case Learner::kAverage: return "average";
+  }
+  return "async";
+}
+
 const char* io_mode_name(IoMode mode) { return mode == IoMode::kSequential ? "sequential" : "parallel"; }
 const char* read_mode_name(ReadMode mode) { return mode == ReadMode::kWhole ? "whole" : "partition"; }
 
@@ -122,7 +151,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   costs.compute_s = compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
   costs.compute_cv = calibration.compute_cv.value;
   costs.service_cv = calibration.service_cv.value;
-  exchange_costs(calibration, scenario, costs);
+  if (scenario.learner == Learner::kAsync) exchange_costs(calibration, scenario, shape, costs);
   const double partition = ceil_div(static_cast<double>(scenario.samples), workers);
   costs.steps_per_worker = scenario.epochs * ceil_div(partition, scenario.batch);
   costs.training_samples = static_cast<double>(scenario.epochs) * static_cast<double>(scenario.samples);

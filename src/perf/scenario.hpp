@@ -14,6 +14,10 @@ enum class IoMode { kSequential, kParallel };
 /// How much each worker reads (psbench train --read).
 enum class ReadMode { kWhole, kPartition };
 
+/// How the workers combine their work (psbench train --mode, without local): through parameter servers, an
+/// allreduce of the gradient every step, or local SGD with one allreduce of the model per block.
+enum class Learner { kAsync, kSync, kBmuf, kAverage };
+
 /// The run a prediction is for, without the worker and server counts.
 struct Scenario {
   std::string model = "mlp:512,256";  ///< network spec
@@ -29,6 +33,9 @@ struct Scenario {
   bool pipeline = false;              ///< --pipeline: a worker's exchange overlaps its next step
   int staleness = -1;                 ///< --staleness S in clocks; -1: unbounded
   bool delay_compensation = false;    ///< --delay-compensation: the servers apply DC-ASGD's update
+  Learner learner = Learner::kAsync;  ///< --mode
+  bool onebit = false;                ///< --compress onebit: 1-bit SGD with error feedback (async and sync)
+  std::uint64_t block_samples = 0;    ///< --block-samples: samples per worker per block (bmuf, average)
   std::string calib_path;             ///< calib.json it came from
 };
 
@@ -54,6 +61,7 @@ struct StepCosts {
   double disk_parallel_Bps = 0.0;    ///< all readers together
   double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
   double parameter_bytes = 0.0;      ///< 4 P
+  double push_share = 1.0;           ///< a push's bytes over a pull's: 1, or with --compress onebit packed / 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
   bool pipeline = false;             ///< each worker's push and pull overlap its next step (--pipeline)
   int staleness = -1;                ///< --staleness S: a server holds a reply while its worker leads by more; -1 off
@@ -88,13 +96,17 @@ struct StepCosts {
 /// kRingChunks chunks (push, then pull), 1.55 for 29 chunks (docs/rack.md, "Push and pull on one link").
 double shard_link_transfers(double shard_bytes);
 
+/// Name of a learner as the CLI spells it (train's --mode).
+const char* learner_name(Learner learner);
+
 /// Name of an I/O mode as the CLI spells it.
 const char* io_mode_name(IoMode mode);
 /// Name of a read mode as the CLI spells it.
 const char* read_mode_name(ReadMode mode);
 
-/// Derives the costs of W workers and S servers. Throws UserError for W or S below 1, a batch below 1, or a
-/// model the calibration cannot time.
+/// Derives the costs of W workers and S servers (S = 0 for the learners without servers, whose exchange it leaves
+/// at 0: collective_costs adds it). Throws UserError for W below 1, S below 1 with --mode async, a batch below 1,
+/// or a model the calibration cannot time.
 StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, int workers, int servers);
 
 }  // namespace psbench::perf

@@ -115,10 +115,13 @@ double shard_bytes(const World& world) {
   return world.costs.link_s > 0.0 ? world.costs.parameter_bytes / world.costs.servers : 0.0;
 }
 
-// The part of a push that crosses before its server replies: K / N of the shard (StepCosts::link_transfers
-// = 1 + K / N, scenario.hpp). The rest, the push's tail, crosses beside the reply on the full-duplex links.
+// The part of a push that crosses before its server replies: K / N of the pushed shard (StepCosts::link_transfers
+// = 1 + K / N x its pushed over its pulled bytes, scenario.hpp). The rest, the push's tail, crosses beside the reply
+// on the full-duplex links; a 1-bit push is its packed bytes.
 double push_head_bytes(const World& world) { return shard_bytes(world) * (world.costs.link_transfers - 1.0); }
-double push_tail_bytes(const World& world) { return shard_bytes(world) - push_head_bytes(world); }
+double push_tail_bytes(const World& world) {
+  return shard_bytes(world) * world.costs.push_share - push_head_bytes(world);
+}
 
 // Posts a push (detached: the bytes move once the server takes it, as a rendezvous) and queues its worker
 // for the server, which takes pushes first come, first served as one mailbox would.

@@ -14,6 +14,15 @@
 namespace psbench::perf {
 namespace {
 
+// The run's learner (its config's mode); local runs exchange nothing for the model to compare.
+Learner learner_of(const results::ResultsFile& run, const std::string& path) {
+  for (const Learner learner : {Learner::kAsync, Learner::kSync, Learner::kBmuf, Learner::kAverage}) {
+    if (run.config.mode == learner_name(learner)) return learner;
+  }
+  throw UserError("run '" + path + "' is in " + run.config.mode +
+                  " mode: validate compares runs of --mode async, sync, bmuf and average");
+}
+
 Scenario scenario_of(const results::ResultsFile& run, const std::string& path, const ValidateOptions& options,
                      int cores) {
   Scenario s;
@@ -30,6 +39,9 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.pipeline = run.config.pipeline.value_or(false);
   s.staleness = static_cast<int>(run.config.staleness.value_or(-1));
   s.delay_compensation = delay_compensated(run);
+  s.learner = learner_of(run, path);
+  s.onebit = run.config.compress.value_or("none") == "onebit";
+  s.block_samples = run.config.block_samples.value_or(0);
   const ModelShape shape = model_shape(s.model, s.input);
   if (shape.parameters != run.model.parameters) {
     throw UserError("run '" + path + "': model " + s.model + " has " + std::to_string(run.model.parameters) +
@@ -50,7 +62,9 @@ std::string configuration_of(const results::ResultsFile& run) {
          " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
          (c.pipeline.value_or(false) ? " pipeline" : "") +
          (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") +
-         (delay_compensated(run) ? " dc" + std::to_string(c.delay_compensation.value_or(0.0)) : "") + " W" +
+         (delay_compensated(run) ? " dc" + std::to_string(c.delay_compensation.value_or(0.0)) : "") +
+         (c.compress.value_or("none") != "none" ? " " + *c.compress : "") +
+         (c.block_samples.value_or(0) > 0 ? " block" + std::to_string(*c.block_samples) : "") + " W" +
          std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
 }
 
@@ -84,8 +98,13 @@ std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& ru
 
 RunComparison compare(const Calibration& calibration, const std::string& path, const ValidateOptions& options) {
   const results::ResultsFile run = results::read_results_file(path);
-  if (run.config.mode != "async")
-    throw UserError("run '" + path + "' is in " + run.config.mode + " mode: validate compares async runs");
+  const Learner learner = learner_of(run, path);
+  if (learner != Learner::kAsync &&
+      std::find(options.kinds.begin(), options.kinds.end(), Kind::kSim) != options.kinds.end()) {
+    throw UserError("run '" + path + "' is in " + run.config.mode +
+                    " mode, which --kind sim does not simulate (it simulates the parameter servers' protocol): pass "
+                    "--kind ideal, revised or mva");
+  }
   RunComparison out;
   out.file = path;
   out.files = {path};
@@ -108,7 +127,7 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   PredictRequest request;
   request.scenario = scenario_of(run, path, options, calibration.machine.cores);
   request.workers = {run.env.workers};
-  request.servers = {run.env.servers};
+  request.servers = {learner == Learner::kAsync ? run.env.servers : 0};
   request.kinds = options.kinds;
   for (const Prediction& p : predict(calibration, request)) {
     out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};

@@ -39,6 +39,9 @@ for path in (0, 1):
 assert runs["BM_PushPullOneBit/4096"]["bytes_per_second"] > 0, runs["BM_PushPullOneBit/4096"]
 assert runs["BM_PushPullOneBit/4096"]["push_bytes"] == 32 + 37 * 4, runs["BM_PushPullOneBit/4096"]
 assert runs["BM_PushPull/path:0/4096"]["push_bytes"] == 32 + 4096, runs["BM_PushPull/path:0/4096"]
+# The allreduce among the run's ranks, which psbench model calibrate reads with its ranks counter.
+allreduce = runs["BM_Allreduce/4096"]
+assert allreduce["ranks"] >= 2 and allreduce["bytes_per_second"] > 0, allreduce
 runs = gbench("server_update")
 assert runs["BM_SgdUpdate/4096"]["bytes_per_second"] > 0 and runs["BM_Triad/4096"]["bytes_per_second"] > 0
 assert runs["BM_OneBitQuantize/4096"]["bytes_per_second"] > 0 and runs["BM_OneBitDequantize/4096"]["bytes_per_second"] > 0

@@ -42,6 +42,45 @@ model_cli_error(validate_missing_run "/nonexistent/run.json" validate --calib ${
 model_cli_error(validate_no_runs "give one or more results files" validate --calib ${calib})
 model_cli_error(validate_max_mape_needs_kind "--max-mape needs one --kind" validate --calib ${calib} --max-mape 15 x.json)
 
+# Every learner train has (--mode, --compress, --block-samples) over a calibration with the allreduce and the 1-bit
+# kernels: the learners without servers predict S = 0 and leave sim out of `all`; what train refuses, predict
+# refuses with train's words; a learner whose fit the calibration lacks, and sim for a learner without servers,
+# are one error line.
+set(learners_calib ${model_fixtures}/calib_learners.json)
+set(learner_args model predict --calib ${learners_calib} --samples 60000 --batch 64 --workers 4)
+add_test(NAME cli.model.predict_sync_csv COMMAND psbench ${learner_args} --mode sync --format csv)
+set_tests_properties(cli.model.predict_sync_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "^kind,workers,servers,[a-z_,]+\nideal,4,0,[^\n]*\nrevised,4,0,[^\n]*\nmva,4,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0(\.0+)?,0(\.0+)?,\n$")
+add_test(NAME cli.model.predict_sync_onebit COMMAND psbench ${learner_args} --mode sync --compress onebit --kind mva)
+set_tests_properties(cli.model.predict_sync_onebit PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\nmva +4 +0 ")
+add_test(NAME cli.model.predict_bmuf COMMAND psbench ${learner_args} --mode bmuf --block-samples 6400 --kind revised)
+set_tests_properties(cli.model.predict_bmuf PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\nrevised +4 +0 ")
+add_test(NAME cli.model.predict_average COMMAND psbench ${learner_args} --mode average --kind ideal)
+set_tests_properties(cli.model.predict_average PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\nideal +4 +0 ")
+add_test(NAME cli.model.predict_async_onebit
+  COMMAND psbench ${learner_args} --compress onebit --servers 2 --kind all --platform rack:8:1 --ranks-per-node 1)
+set_tests_properties(cli.model.predict_async_onebit PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\nmva +4 +2 [^\n]*\nsim +4 +2 ")
+model_cli_error(predict_bmuf_onebit "--compress onebit compresses gradients, and --mode bmuf exchanges block deltas"
+  predict --calib ${learners_calib} --workers 4 --mode bmuf --compress onebit)
+model_cli_error(predict_sync_block "--block-samples applies to --mode bmuf and --mode average only"
+  predict --calib ${learners_calib} --workers 4 --mode sync --block-samples 6400)
+model_cli_error(predict_average_servers "--servers applies to --mode async only"
+  predict --calib ${learners_calib} --workers 4 --mode average --servers 2)
+model_cli_error(predict_local "--mode: local is not one of: async, average, bmuf, sync"
+  predict --calib ${learners_calib} --workers 4 --mode local)
+model_cli_error(predict_sync_sim "--kind sim simulates the parameter servers. protocol .--mode async. only"
+  predict --calib ${learners_calib} --workers 4 --mode sync --kind sim)
+model_cli_error(predict_sync_without_its_fit "the calibration has no allreduce time .BM_Allreduce. in push_pull.json"
+  predict --calib ${calib} --workers 4 --mode sync)
+model_cli_error(predict_onebit_without_its_fit "the calibration has no 1-bit quantization time"
+  predict --calib ${calib} --workers 4 --compress onebit)
+model_cli_error(plan_sync "model plan searches the parameter servers of --mode async"
+  plan --calib ${learners_calib} --nodes 1 --mode sync)
+
 # `psbench model saturation` over the report's hand-made saturation fixture: json output, and its bad input.
 set(saturation_fixture ${PROJECT_SOURCE_DIR}/tests/report/fixtures/bench/server_saturation.json)
 add_test(NAME cli.model.saturation_json COMMAND psbench model saturation --bench ${saturation_fixture} --kind mva

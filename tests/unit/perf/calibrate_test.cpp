@@ -127,6 +127,42 @@ TEST_F(CalibrateTest, RoundTripsThroughCalibJson) {
   EXPECT_DOUBLE_EQ(back.disk_sequential.residual, c.disk_sequential.residual);
 }
 
+// The learners' kernels: the allreduce at 20 us + 1 ns per byte each rank sends in a ring, measured with 2 ranks
+// (a ring sends the vector's bytes) and 4 (1.5 times them); 1-bit quantization at 0.3 ns and dequantization at
+// 0.2 ns per fp32 byte. Calibrations without them keep them uncalibrated, and calib.json carries them.
+TEST_F(CalibrateTest, RecoversTheLearnersKernels) {
+  std::vector<results::BenchmarkRun> allreduce;
+  std::vector<results::BenchmarkRun> kernels;
+  for (const double bytes : {400000.0, 2143272.0}) {
+    const auto tail = std::to_string(static_cast<long>(bytes));
+    for (const double ranks : {2.0, 4.0}) {
+      const double ring = 2.0 * (ranks - 1.0) / ranks * bytes;
+      allreduce.push_back(run("BM_Allreduce/" + tail + "/manual_time", 20e-6 + 1e-9 * ring, "us"));
+      allreduce.back().counters["ranks"] = ranks;
+    }
+    kernels.push_back(run("BM_OneBitQuantize/" + tail + "/real_time", 0.3e-9 * bytes, "us"));
+    kernels.push_back(run("BM_OneBitDequantize/" + tail + "/real_time", 0.2e-9 * bytes, "us"));
+  }
+  const Calibration without = calibrate(all_files(), {});
+  EXPECT_EQ(without.allreduce.points, 0);
+  EXPECT_EQ(without.quantize.points, 0);
+  std::vector<std::string> files = all_files();
+  files.push_back(write("collectives.json", file_with(allreduce)));
+  files.push_back(write("server_update.json", file_with(kernels)));
+  const Calibration c = calibrate(files, {});
+  EXPECT_EQ(c.allreduce.points, 4);
+  EXPECT_NEAR(c.allreduce.intercept, 20e-6, 1e-12);
+  EXPECT_NEAR(c.allreduce.slope, 1e-9, 1e-16);
+  EXPECT_NEAR(c.quantize.slope, 0.3e-9, 1e-16);
+  EXPECT_NEAR(c.dequantize.at(1e6), 0.2e-3, 1e-12);
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(c, path);
+  const Calibration back = read_calibration(path);
+  EXPECT_DOUBLE_EQ(back.allreduce.at(3e6), c.allreduce.at(3e6));
+  EXPECT_DOUBLE_EQ(back.quantize.slope, c.quantize.slope);
+  EXPECT_DOUBLE_EQ(back.dequantize.slope, c.dequantize.slope);
+}
+
 void expect_user_error(const std::function<void()>& call, const std::string& fragment) {
   try {
     call();

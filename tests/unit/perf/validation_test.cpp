@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/error.hpp"
 #include "results/file_io.hpp"
 #include "two_core_calibration.hpp"
 
@@ -103,6 +104,38 @@ TEST_F(ValidationTest, JsonHoldsEveryMeasuredKeyAndNoPredictionWithoutKinds) {
   EXPECT_TRUE(configuration.at("predicted").empty());
   EXPECT_EQ(document.at("runs").size(), 3U);
   EXPECT_EQ(document.at("runs").at(1).at("files").at(0), files_[1]);
+}
+
+// A sync, a bmuf and an async run of one data set, model and W: three configurations, each predicted as its
+// learner runs. 100 samples over W = 2 is one step of 64 each; t_fb 10 ms, the update of 4P 2 ms; the allreduce
+// 0.1 ms + 1 ns per ring byte, 4P each way with W = 2.
+TEST_F(ValidationTest, EveryLearnerIsItsOwnConfigurationPredictedAsItRuns) {
+  const auto learner_run = [&](const std::string& mode, std::uint64_t block_samples) {
+    const std::string path = (folder_ / (mode + ".json")).string();
+    results::ResultsFile run = repetition(path, 1.0);
+    run.config.mode = mode;
+    run.config.block_samples = block_samples;
+    run.env.servers = 0;
+    results::write_results_file(path, run);
+    return path;
+  };
+  const std::vector<std::string> runs = {learner_run("sync", 0), learner_run("bmuf", 64), files_[0]};
+  Calibration calibration = test_support::two_core_calibration();
+  calibration.allreduce = LinearFit{1e-4, 1e-9, "push_pull.json", 0.0, 2, {}};
+  ValidateOptions options;
+  options.kinds = {Kind::kMva};
+  const Validation v = validate_runs(calibration, runs, options);
+  ASSERT_EQ(v.configurations.size(), 3U);
+  EXPECT_NE(v.configurations[0].configuration.find(" sync "), std::string::npos);
+  EXPECT_NE(v.configurations[1].configuration.find(" bmuf "), std::string::npos);
+  EXPECT_NE(v.configurations[1].configuration.find(" block64 "), std::string::npos);
+  const double allreduce = 1e-4 + 4.0 * 50890.0 * 1e-9;
+  EXPECT_NEAR(v.configurations[0].predicted.at(Kind::kMva).at("compute"), 0.012 + allreduce, 1e-12);
+  // One block of one step: its allreduce and BMUF's block update, two updates of 4P.
+  EXPECT_NEAR(v.configurations[1].predicted.at(Kind::kMva).at("compute"), 0.012 + allreduce + 0.004, 1e-12);
+  EXPECT_EQ(v.configurations[0].servers, 0);
+  options.kinds = {Kind::kSim};  // sim simulates the servers' protocol only: one error naming the run
+  EXPECT_THROW(validate_runs(calibration, runs, options), UserError);
 }
 
 // Errors of 2, 4, 10, 30 and 54%: their mean 20, median 10, 90th percentile at position 3.6 of 4, 44.4.
