@@ -15,7 +15,8 @@
 #                 the rack down
 #   mpirun_sweep  jobs/mpirun/sweep.sh, run on the head node through `rack.sh exec`, works across the rack too
 #   learners      jobs/rack/learners.sh runs each learner once, one rank a node, the server alone on n1 (async), and
-#                 jobs/rack/summarize_learners.py lists each with the bytes its first worker sent per step
+#                 jobs/rack/summarize_learners.py lists each with the bytes its first worker sent per step and,
+#                 with a calibration, the model's predicted training time
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
@@ -270,6 +271,12 @@ PY
   table="$(python3 "$root/jobs/rack/summarize_learners.py" "$work/out")"
   for learner in sync1bit async1bit bmuf; do
     grep -q "^| $learner | 1gbit | " <<<"$table" || { echo "$table"; fail "the summary has no row for $learner"; }
+  done
+  table="$(python3 "$root/jobs/rack/summarize_learners.py" --calib "$root/tests/cli/model/calib_learners.json" \
+    --psbench "$psbench" "$work/out")"
+  for learner in sync1bit async1bit bmuf; do
+    grep -qE "^\| $learner \| 1gbit \| .* \| [0-9]+\.[0-9]+ \| n/a \| n/a \|$" <<<"$table" ||
+      { echo "$table"; fail "the summary has no predicted training time for $learner"; }
   done
   echo "jobs/rack/learners.sh ran each learner across the rack and the summary lists them"
 }
