@@ -19,8 +19,7 @@ struct BenchPoints {
   std::vector<Point> update_compensated;                      ///< DC-ASGD's update: seconds vs bytes
   std::vector<Point> serial_read;                             ///< seconds vs bytes
   std::vector<double> parallel_read_Bps;                      ///< bytes/s
-  std::vector<Point> fresh_first_read;                        ///< a chain's first reader into fresh pages: s vs bytes
-  std::vector<Point> fresh_later_read;                        ///< the readers after it: s vs bytes
+  std::vector<Point> fresh_later_read;                        ///< a chain's readers after the first, fresh pages
   std::vector<results::SaturationRun> saturation;             ///< server_saturation curves
   std::map<std::string, std::string> sources;                 ///< quantity -> files, comma-separated
   MachineFacts machine;                                       ///< from the first file's context

@@ -52,11 +52,10 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
   }
   if (!points.parallel_read_Bps.empty())
     c.disk_parallel_Bps = fit_mean(points.parallel_read_Bps, points.sources.at("parallel_read"), "the parallel read");
-  if (!points.fresh_first_read.empty() && !points.fresh_later_read.empty()) {
-    c.disk_fresh_first =
-        fit_line(points.fresh_first_read, points.sources.at("fresh_first_read"), "the first fresh-page read");
+  // Medians per size: a launch's fresh pages cost what the machine freed before it, which moves between launches.
+  if (!points.fresh_later_read.empty()) {
     c.disk_fresh_later =
-        fit_line(points.fresh_later_read, points.sources.at("fresh_later_read"), "the later fresh-page reads");
+        fit_table(points.fresh_later_read, points.sources.at("fresh_later_read"), "the later fresh-page reads");
   }
 }
 
@@ -99,8 +98,6 @@ void fit_runs(const RunPoints& runs, Calibration& c) {
     c.disk_sequential = fit_line(runs.sequential_read, source, "the sequential read");
     c.disk_sequential_Bps = {1.0 / c.disk_sequential.slope, source, c.disk_sequential.residual,
                              c.disk_sequential.points};
-    // A run's reader fills fresh pages as a chain's first reader does: its own read replaces the benchmark's.
-    if (c.disk_fresh_first.points > 0) c.disk_fresh_first = c.disk_sequential;
   }
   if (!runs.parallel_read_Bps.empty())
     c.disk_parallel_Bps = fit_mean(runs.parallel_read_Bps, source, "the parallel read");

@@ -33,12 +33,12 @@ double revised_init_io(const StepCosts& costs, IoMode io) {
   if (io == IoMode::kSequential) {
     if (!fresh) return costs.workers * (costs.read_open_s + one);
     const int firsts = (costs.workers + node_workers - 1) / node_workers;
-    return firsts * costs.read_first_s + (costs.workers - firsts) * costs.read_later_s;
+    return firsts * (costs.read_open_s + one) + (costs.workers - firsts) * costs.read_later_s;
   }
   const double shared = costs.workers * costs.read_bytes / costs.disk_parallel_Bps;
   const double disk = costs.read_open_s + std::max(one, shared);
   if (!fresh) return disk;
-  const double pages = costs.read_first_s + (node_workers - 1) * costs.read_later_s;  // CPU work of page clearing
+  const double pages = costs.read_open_s + one + (node_workers - 1) * costs.read_later_s;  // clearing is CPU work
   return std::max(disk, pages / std::min(node_workers, costs.cores_per_node));
 }
 

@@ -52,8 +52,7 @@ struct StepCosts {
   double read_open_s = 0.0;          ///< fixed cost of one reader (open, set-up)
   double disk_sequential_Bps = 0.0;  ///< one reader's bandwidth
   double disk_parallel_Bps = 0.0;    ///< all readers together
-  double read_first_s = 0.0;         ///< a node's first reader of read_bytes into fresh pages (0: not calibrated)
-  double read_later_s = 0.0;         ///< each later reader on that node, waiting on slower-cleared pages and a core
+  double read_later_s = 0.0;         ///< a reader after a node's first: fresh pages cleared slower (0: not calibrated)
   double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
   double parameter_bytes = 0.0;      ///< 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes
