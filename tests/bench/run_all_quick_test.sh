@@ -56,7 +56,7 @@ for name, run in runs.items():
 for data in ("synth-2000", "synth-1000"):
     runs = gbench("data_io_fresh-%s-r1" % data)
     first = [name for name in runs if name.startswith("BM_Hdf5FreshFirstRead/")]
-    later = [name for name in runs if name.startswith("BM_Hdf5FreshLaterRead/") and "_" not in name]
+    later = [name for name in runs if name.startswith("BM_Hdf5FreshLaterRead/") and "_" not in name.split("/")[1]]
     assert len(first) >= 1 and len(later) == 1, sorted(runs)
     assert later[0].split("/")[1] == first[0].split("/")[1], (first, later)
     assert "BM_Hdf5SerialReadFreshBuffers/%d" % (2 * int(later[0].split("/")[1])) in runs, sorted(runs)
