@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every psbench microbenchmark and writes results/bench/NAME.json (docs/benchmarks.md):
-#   nn.json, push_pull.json, server_update.json, data_io.json (Google Benchmark's JSON format) and
+#   nn.json, push_pull.json, server_update.json, data_io.json, data_io_fresh-DATA-rK.json (the trainer's
+#   readers into fresh pages, one launch each) (Google Benchmark's JSON format) and
 #   server_saturation.json (its own format, documented there: the clients reach the servers through the
 #   node's shared window, psbench train's intra-node path) and, with --saturation-paths shared,messages,
 #   messages/server_saturation.json (the same benchmark over MPI messages, as between nodes; a folder of its
@@ -168,6 +169,24 @@ if wanted data_io; then
   (( quick )) && reads=1
   step data_io mpi "$data_ranks" "$build/bench/data/bench_data_io" "$data" --repeat "$reads" \
     --benchmark-out "$out/data_io.json"
+  # A trainer's readers: fresh processes reading in turn into fresh pages, one launch per repetition (a
+  # process's second read lands on pages it cleared already), at two file sizes so that calibrate fits a
+  # reader's fixed cost beside its cost per byte.
+  small_samples=50000
+  (( quick )) && small_samples=1000
+  small=$out/data/synth-$small_samples.h5
+  if [[ ! -r $small ]]; then
+    mkdir -p "$out/data"
+    "$build/src/cli/psbench" data synth --samples "$small_samples" --test-samples 1000 --shape 1,28,28 --classes 10 \
+      --out "$small"
+  fi
+  for file in "$data" "$small"; do
+    for (( launch = 1; launch <= reads; ++launch )); do
+      step "data_io_fresh-$(basename "$file" .h5)-r$launch" mpi "$data_ranks" "$build/bench/data/bench_data_io" \
+        "$file" --only sequential+whole --fresh-buffers --repeat 1 --warmup 0 \
+        --benchmark-out "$out/data_io_fresh-$(basename "$file" .h5)-r$launch.json"
+    done
+  done
 fi
 if wanted server_saturation; then
   sizes=()

@@ -6,7 +6,10 @@
 // Run: mpiexec -n N bench_data_io FILE.h5 [--repeat R] [--warmup W] [--only TEXT] [--mpi-io independent,two-phase]
 // [--warm] [--fresh-buffers] [--json OUT] [--benchmark-out OUT.json]
 // --benchmark-out writes the same repetitions in Google Benchmark's JSON format under the names of
-// docs/benchmarks.md (BM_PosixRead/BYTES, BM_Hdf5SerialRead/BYTES, BM_Hdf5CollectiveRead/BYTES, ...).
+// docs/benchmarks.md (BM_PosixRead/BYTES, BM_Hdf5SerialRead/BYTES, BM_Hdf5CollectiveRead/BYTES, ...); with
+// --fresh-buffers the names end in FreshBuffers, and sequential+whole adds BM_Hdf5FreshFirstRead/BYTES (rank 0,
+// the chain's first reader) and BM_Hdf5FreshLaterRead/BYTES (the mean of the readers after it), BYTES one
+// reader's: what a trainer's reader pays into fresh pages, launched afresh with --repeat 1 --warmup 0.
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -69,6 +72,7 @@ struct ModeResult {
   std::vector<double> seconds;             // init I/O per repetition
   std::vector<double> read_seconds;        // longest single read per repetition
   std::vector<double> first_read_seconds;  // rank 0's read per repetition (sequential: the first reader's)
+  std::vector<double> later_read_seconds;  // mean read of the other ranks per repetition (none with one rank)
   std::vector<double> cpu_seconds;         // rank 0's CPU time per repetition
   std::uint64_t bytes = 0;                 // summed over ranks, per repetition
   bool collective = true;
@@ -156,7 +160,7 @@ Arguments parse(int argc, char** argv) {
 }
 
 // The benchmark name of a mode (docs/benchmarks.md), without its byte count.
-std::string benchmark_family(const std::string& mode) {
+std::string benchmark_family(const std::string& mode, bool fresh_buffers) {
   std::string family = mode.starts_with("posix")                  ? "BM_PosixRead"
                        : mode.starts_with("sequential+whole")     ? "BM_Hdf5SerialRead"
                        : mode.starts_with("sequential+partition") ? "BM_Hdf5SerialPartitionRead"
@@ -164,26 +168,49 @@ std::string benchmark_family(const std::string& mode) {
                                                                   : "BM_Hdf5CollectiveRead";
   if (mode.find("(two-phase)") != std::string::npos) family += "TwoPhase";
   if (mode.find("(independent)") != std::string::npos) family += "Independent";
-  return family;
+  return fresh_buffers ? family + "FreshBuffers" : family;
+}
+
+// With fresh buffers, sequential+whole's first reader and the mean of the later ones, each under one reader's
+// bytes; the later one carries vs_first, the median of the paired per-repetition ratios to the first.
+void add_fresh_readers(const ModeResult& result, int ranks, std::vector<psbench::bench::MeasuredBenchmark>& out) {
+  if (result.name != "sequential+whole" || result.later_read_seconds.empty()) return;
+  const std::uint64_t bytes = result.bytes / static_cast<std::uint64_t>(ranks);
+  const std::string suffix = "/" + std::to_string(bytes);
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < result.later_read_seconds.size(); ++i)
+    ratios.push_back(result.later_read_seconds[i] / result.first_read_seconds[i]);
+  out.push_back({"BM_Hdf5FreshFirstRead" + suffix,
+                 result.first_read_seconds,
+                 result.cpu_seconds,
+                 static_cast<double>(bytes),
+                 {}});
+  out.push_back({"BM_Hdf5FreshLaterRead" + suffix,
+                 result.later_read_seconds,
+                 result.cpu_seconds,
+                 static_cast<double>(bytes),
+                 {{"vs_first", psbench::median(ratios)}}});
 }
 
 // Writes the repetitions as Google Benchmark JSON; BM_Hdf5CollectiveRead* also carry vs_posix, the median
 // of the paired per-repetition bandwidth ratios over posix.
-void save_gbench(const Arguments& arguments, const std::vector<ModeResult>& results,
+void save_gbench(const Arguments& arguments, int ranks, const std::vector<ModeResult>& results,
                  const std::map<std::string, double>& over_posix) {
   std::vector<psbench::bench::MeasuredBenchmark> benchmarks;
   for (const auto& result : results) {
-    psbench::bench::MeasuredBenchmark benchmark{benchmark_family(result.name) + "/" + std::to_string(result.bytes),
-                                                result.seconds,
-                                                result.cpu_seconds,
-                                                static_cast<double>(result.bytes),
-                                                {}};
+    psbench::bench::MeasuredBenchmark benchmark{
+        benchmark_family(result.name, arguments.fresh_buffers) + "/" + std::to_string(result.bytes),
+        result.seconds,
+        result.cpu_seconds,
+        static_cast<double>(result.bytes),
+        {}};
     if (const auto ratio = over_posix.find(result.name); ratio != over_posix.end()) {
       benchmark.constants["vs_posix"] = ratio->second;
     }
     benchmark.constants["cold_cache"] = arguments.cold_cache ? 1.0 : 0.0;
     benchmark.constants["fresh_buffers"] = arguments.fresh_buffers ? 1.0 : 0.0;
     benchmarks.push_back(benchmark);
+    if (arguments.fresh_buffers) add_fresh_readers(result, ranks, benchmarks);
   }
   const auto document = psbench::bench::gbench_document(psbench::bench::collect_context(), "bench_data_io", benchmarks);
   psbench::write_file_atomically(arguments.benchmark_out, document.dump(2) + "\n");
@@ -211,10 +238,15 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
     std::printf("%-34s %9.3f %9.3f %9.3f %9.3f %9.3f %10.1f %8.0f  %s\n", result.name.c_str(), seconds, *low, *high,
                 psbench::median(result.first_read_seconds), psbench::median(result.read_seconds),
                 static_cast<double>(result.bytes) / 1e6, rate, result.transfer.c_str());
+    if (result.name.starts_with("sequential") && !result.later_read_seconds.empty()) {
+      std::printf("%s: later readers %.3f s each against the first's %.3f s\n", result.name.c_str(),
+                  psbench::median(result.later_read_seconds), psbench::median(result.first_read_seconds));
+    }
     json["modes"][result.name] = {{"init_io_seconds_median", seconds},
                                   {"init_io_seconds", result.seconds},
                                   {"longest_read_seconds", result.read_seconds},
                                   {"first_read_seconds", result.first_read_seconds},
+                                  {"later_read_seconds", result.later_read_seconds},
                                   {"bytes_read", result.bytes},
                                   {"megabytes_per_s", rate},
                                   {"collective", result.collective},
@@ -239,7 +271,7 @@ void print_and_save(const Communicator& world, const Arguments& arguments, const
     json["modes"][result.name]["over_posix_per_repetition"] = ratios;
   }
   if (!arguments.json.empty()) psbench::write_file_atomically(arguments.json, json.dump(2) + "\n");
-  if (!arguments.benchmark_out.empty()) save_gbench(arguments, results, over_posix);
+  if (!arguments.benchmark_out.empty()) save_gbench(arguments, world.size(), results, over_posix);
 }
 
 void run(const Communicator& world, const Arguments& arguments) {
@@ -289,6 +321,10 @@ void run(const Communicator& world, const Arguments& arguments) {
       result.read_seconds.push_back(world.allreduce(rank_run.read_seconds, ReduceOp::kMax));
       result.first_read_seconds.push_back(
           world.allreduce(world.rank() == 0 ? rank_run.read_seconds : 0.0, ReduceOp::kMax));
+      if (world.size() > 1) {
+        const double others = world.allreduce(world.rank() == 0 ? 0.0 : rank_run.read_seconds, ReduceOp::kSum);
+        result.later_read_seconds.push_back(others / (world.size() - 1));
+      }
       result.cpu_seconds.push_back(cpu);
       result.bytes = world.allreduce(rank_run.bytes, ReduceOp::kSum);
       result.collective = world.allreduce(rank_run.collective ? 1 : 0, ReduceOp::kMin) != 0;

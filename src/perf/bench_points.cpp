@@ -87,6 +87,9 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
     } else if (family == "BM_Hdf5SerialRead") {
       points.serial_read.push_back({x, seconds});
       note_source(points, "serial_read", path);
+    } else if (family == "BM_Hdf5FreshLaterRead") {
+      points.fresh_later_read.push_back({x, seconds});
+      note_source(points, "fresh_later_read", path);
     } else if (family == "BM_Hdf5CollectiveRead") {
       points.parallel_read_Bps.push_back(x / seconds);
       note_source(points, "parallel_read", path);

@@ -61,6 +61,11 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
   }
   if (!points.parallel_read_Bps.empty())
     c.disk_parallel_Bps = fit_mean(points.parallel_read_Bps, points.sources.at("parallel_read"), "the parallel read");
+  // Medians per size: a launch's fresh pages cost what the machine freed before it, which moves between launches.
+  if (!points.fresh_later_read.empty()) {
+    c.disk_fresh_later =
+        fit_table(points.fresh_later_read, points.sources.at("fresh_later_read"), "the later fresh-page reads");
+  }
 }
 
 // D and its variability from server_saturation's one-server curve: D measured in the benchmark's own server

@@ -44,6 +44,7 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"disk_sequential_Bps", c.disk_sequential_Bps},
           {"disk_sequential_s_vs_bytes", c.disk_sequential},
           {"disk_parallel_Bps", c.disk_parallel_Bps},
+          {"disk_fresh_later_s_vs_bytes", c.disk_fresh_later},
           {"setup_s", c.setup_s},
           {"exchange_overhead_s", c.exchange_overhead_s},
           {"sources", c.sources}};
@@ -75,6 +76,9 @@ Calibration calibration_from(const nlohmann::json& in) {
   c.disk_sequential_Bps = in.at("disk_sequential_Bps").get<FittedValue>();
   c.disk_sequential = in.at("disk_sequential_s_vs_bytes").get<LinearFit>();
   c.disk_parallel_Bps = in.at("disk_parallel_Bps").get<FittedValue>();
+  // optional: calibrations made before the fresh-page reads lack it
+  if (in.contains("disk_fresh_later_s_vs_bytes"))
+    c.disk_fresh_later = in.at("disk_fresh_later_s_vs_bytes").get<LinearFit>();
   c.setup_s = in.at("setup_s").get<FittedValue>();
   c.exchange_overhead_s = in.at("exchange_overhead_s").get<FittedValue>();
   c.sources = in.at("sources").get<std::vector<std::string>>();

@@ -28,9 +28,18 @@ double ideal_init_io(const StepCosts& costs) {
 
 double revised_init_io(const StepCosts& costs, IoMode io) {
   const double one = costs.read_bytes / costs.disk_sequential_Bps;
-  if (io == IoMode::kSequential) return costs.workers * (costs.read_open_s + one);
+  const bool fresh = costs.read_later_s > 0.0;
+  const int node_workers = std::max(1, costs.node_workers());
+  if (io == IoMode::kSequential) {
+    if (!fresh) return costs.workers * (costs.read_open_s + one);
+    const int firsts = (costs.workers + node_workers - 1) / node_workers;
+    return firsts * (costs.read_open_s + one) + (costs.workers - firsts) * costs.read_later_s;
+  }
   const double shared = costs.workers * costs.read_bytes / costs.disk_parallel_Bps;
-  return costs.read_open_s + std::max(one, shared);
+  const double disk = costs.read_open_s + std::max(one, shared);
+  if (!fresh) return disk;
+  const double pages = costs.read_open_s + one + (node_workers - 1) * costs.read_later_s;  // clearing is CPU work
+  return std::max(disk, pages / std::min(node_workers, costs.cores_per_node));
 }
 
 Prediction predict_ideal(const StepCosts& costs) {

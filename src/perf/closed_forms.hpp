@@ -9,7 +9,10 @@ namespace psbench::perf {
 double ideal_init_io(const StepCosts& costs);
 
 /// T_init as psbench reads: sequential, W readers one after another, W (open + D / B_seq); parallel, all
-/// at once sharing the disk, open + max(D / B_seq, W D / B_par).
+/// at once sharing the disk, open + max(D / B_seq, W D / B_par). Where the calibration measured reads into
+/// fresh pages, a node's first reader takes t_1 = open + D / B_seq and each later one t_later: sequential,
+/// F t_1 + (W - F) t_later with F = ceil(W / w) nodes' first readers (w workers a node); parallel, at least
+/// the page work of a node's w readers on its cores, (t_1 + (w - 1) t_later) / min(w, c).
 double revised_init_io(const StepCosts& costs, IoMode io);
 
 /// The ideal model: T_comp = steps x (t_fb + t_pp + D_s), perfect 1/W scaling, no saturation.

@@ -111,6 +111,7 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
   }
   if (costs.disk_sequential_Bps <= 0.0) throw UserError("the calibration has no sequential disk bandwidth");
   if (costs.disk_parallel_Bps <= 0.0) costs.disk_parallel_Bps = costs.disk_sequential_Bps;
+  if (calibration.disk_fresh_later.points > 0) costs.read_later_s = calibration.disk_fresh_later.at(costs.read_bytes);
 }
 
 // Set-up is each worker's CPU work (its model, primitives and buffers; a server's is lighter): the workers

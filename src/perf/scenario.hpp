@@ -59,6 +59,7 @@ struct StepCosts {
   double read_open_s = 0.0;          ///< fixed cost of one reader (open, set-up)
   double disk_sequential_Bps = 0.0;  ///< one reader's bandwidth
   double disk_parallel_Bps = 0.0;    ///< all readers together
+  double read_later_s = 0.0;         ///< a reader after a node's first: fresh pages cleared slower (0: not calibrated)
   double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
   double parameter_bytes = 0.0;      ///< 4 P
   double push_share = 1.0;           ///< a push's bytes over a pull's: 1, or with --compress onebit packed / 4 P
@@ -85,6 +86,8 @@ struct StepCosts {
   /// Versions a push is staler by with --pipeline (0 without): it carries the weights of the step before the
   /// last reply, so one more cycle of every worker's updates, its own among them, lies behind it: W.
   [[nodiscard]] double pipeline_staleness() const { return pipeline ? workers : 0.0; }
+  /// Workers on the busiest node: the readers that share its fresh pages and its cores.
+  [[nodiscard]] int node_workers() const { return workers < ranks_per_node ? workers : ranks_per_node; }
   /// True when the ranks on a node outnumber its cores.
   [[nodiscard]] bool cores_shared() const { return ranks_per_node > cores_per_node; }
 };

@@ -55,6 +55,15 @@ assert {"BM_PosixRead", "BM_Hdf5SerialRead", "BM_Hdf5CollectiveRead"} <= names, 
 for name, run in runs.items():
     if run["run_type"] == "iteration":
         assert int(name.split("/")[-1]) > 0 and run["bytes_per_second"] > 0, run
+# The fresh-page chain: one file per launch and size, the first reader and the later ones under one reader's bytes.
+for data in ("synth-2000", "synth-1000"):
+    runs = gbench("data_io_fresh-%s-r1" % data)
+    first = [name for name in runs if name.startswith("BM_Hdf5FreshFirstRead/")]
+    later = [name for name in runs if name.startswith("BM_Hdf5FreshLaterRead/") and "_" not in name.split("/")[1]]
+    assert len(first) >= 1 and len(later) == 1, sorted(runs)
+    assert later[0].split("/")[1] == first[0].split("/")[1], (first, later)
+    assert "BM_Hdf5SerialReadFreshBuffers/%d" % (2 * int(later[0].split("/")[1])) in runs, sorted(runs)
+    assert runs[later[0]]["real_time"] > 0 and runs[later[0]]["vs_first"] > 0, runs[later[0]]
 for name, path in (("server_saturation.json", "shared"), ("messages/server_saturation.json", "messages")):
     assert json.load(open(os.path.join(out, name)))["path"] == path, name
 limit = json.load(open(os.path.join(out, "trainer_limit.json")))

@@ -188,5 +188,43 @@ TEST_F(CalibrateTest, ClearErrors) {
   expect_user_error([&] { calibrate(files, {}); }, "disk bandwidth");
 }
 
+// A chain's later readers into fresh pages: 60 ms + 2 ns/byte, at two sizes, three launches each, one launch
+// of each size twice as slow (the machine's memory state moves between launches: the medians ignore it).
+constexpr double kLaterIntercept = 60e-3, kLaterSlope = 2e-9;
+
+TEST_F(CalibrateTest, FitsTheFreshPageReadsAndKeepsThemOptional) {
+  std::vector<std::string> files = all_files();
+  const Calibration without = calibrate(files, {});
+  EXPECT_EQ(without.disk_fresh_later.points, 0);
+  for (const double bytes : {4.7e7, 3.07e8}) {
+    const auto tail = std::to_string(static_cast<long>(bytes));
+    for (const double slowdown : {1.0, 2.0, 1.0}) {
+      const double later = slowdown * (kLaterIntercept + kLaterSlope * bytes);
+      files.push_back(write("data_io_fresh-" + tail + "-" + std::to_string(files.size()) + ".json",
+                            file_with({run("BM_Hdf5SerialReadFreshBuffers/" + tail, 1.0, "ms"),
+                                       run("BM_Hdf5FreshFirstRead/" + tail, 0.5 * later, "ms"),
+                                       run("BM_Hdf5FreshLaterRead/" + tail, later, "ms")})));
+    }
+  }
+  const Calibration c = calibrate(files, {});
+  for (const double bytes : {4.7e7, 1.77e8, 3.07e8})  // the medians, and between them the line through them
+    EXPECT_NEAR(c.disk_fresh_later.at(bytes), kLaterIntercept + kLaterSlope * bytes, 1e-12) << bytes;
+  EXPECT_EQ(c.disk_fresh_later.points, 6);
+  EXPECT_NE(c.disk_fresh_later.source.find("data_io_fresh-47000000"), std::string::npos);
+  // Neither the chain nor its first reader is the kept-buffer read: B_seq stays the data_io.json fit.
+  EXPECT_NEAR(c.disk_sequential_Bps.value, kReadBps, 1e-3 * kReadBps);
+  EXPECT_NEAR(c.disk_sequential.intercept, kReadIntercept, 1e-7);
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(c, path);
+  EXPECT_DOUBLE_EQ(read_calibration(path).disk_fresh_later.at(3.07e8), c.disk_fresh_later.at(3.07e8));
+  // A calib.json written before the key existed still loads, without it.
+  write_calibration(without, path);
+  results::Json old = results::Json::parse(std::ifstream(path));
+  old.erase("disk_fresh_later_s_vs_bytes");
+  const Calibration read_back = read_calibration(write("old_calib.json", old));
+  EXPECT_EQ(read_back.disk_fresh_later.points, 0);
+  EXPECT_DOUBLE_EQ(read_back.disk_sequential.slope, without.disk_sequential.slope);
+}
+
 }  // namespace
 }  // namespace psbench::perf

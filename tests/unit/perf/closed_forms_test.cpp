@@ -51,6 +51,22 @@ TEST(ClosedForms, RevisedReadsOneAfterAnother) {
   EXPECT_DOUBLE_EQ(*p.knee_workers, 5.0);  // 15 ms / 3 ms
 }
 
+// Fresh pages: a node's first reader reads as the disk terms say, 0.1 + 1e8 / 1e9 = 0.2 s; each later one 0.25 s.
+TEST(ClosedForms, LaterReadersPayForFreshPages) {
+  StepCosts c = hand_costs();
+  c.read_later_s = 0.25;
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kSequential), 0.95);  // 0.2 + 3 x 0.25
+  c.cores_per_node = 2;
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kParallel), 0.475);  // (0.2 + 3 x 0.25) / min(4, 2) > the disk's 0.3
+  c.cores_per_node = 8;
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kParallel), 0.3);  // the disk's: 0.95 / 4 < 0.3
+  c.ranks_per_node = 2;  // two workers a node: each node's first reader reads in 0.2 s
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kSequential), 0.9);  // 2 x 0.2 + 2 x 0.25
+  c.workers = 1;
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kSequential), 0.2);
+  EXPECT_DOUBLE_EQ(revised_init_io(c, IoMode::kParallel), 0.2);
+}
+
 TEST(ClosedForms, RevisedSaturatesAtTheServer) {
   StepCosts c = hand_costs();
   c.workers = 8;

@@ -58,5 +58,17 @@ TEST(StepCosts, DelayCompensationTakesItsOwnUpdateFit) {
   EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, 0.001, 1e-12);
 }
 
+// The later readers' fresh-page read at the bytes each reader reads (the whole set, or its partition); none
+// without the fit, so the closed forms keep the disk's terms.
+TEST(StepCosts, FreshPageReadsAtTheBytesEachReaderReads) {
+  Calibration c = test_support::two_core_calibration();
+  Scenario here = on("this");
+  EXPECT_DOUBLE_EQ(step_costs(c, here, 2, 1).read_later_s, 0.0);
+  c.disk_fresh_later = LinearFit{0.05, 2e-9, "data_io_fresh.json", 0.0, 2, {}};
+  EXPECT_NEAR(step_costs(c, here, 2, 1).read_later_s, 0.05 + 4.71e7 * 2e-9, 1e-12);  // 60,000 x 785 bytes
+  here.read = ReadMode::kPartition;
+  EXPECT_NEAR(step_costs(c, here, 2, 1).read_later_s, 0.05 + 2.355e7 * 2e-9, 1e-12);
+}
+
 }  // namespace
 }  // namespace psbench::perf
