@@ -80,6 +80,15 @@ class ReportTest(unittest.TestCase):
             self.assertIn(fragment, lines[0])
         self.assertFalse((self.scratch / "out").exists(), "a failed report must write nothing")
 
+    def assert_drawn(self, out: Path, number: int, stem: str) -> str:
+        """report.md's text, after checking that it has figure NUMBER and that STEM.png is at least 1000 x 600."""
+        text = (out / "report.md").read_text()
+        self.assertIn(f"### Figure {number}:", text)
+        width, height = png_size(out / f"{stem}.png")
+        self.assertGreaterEqual(width, 1000)
+        self.assertGreaterEqual(height, 600)
+        return text
+
     def make_learners(self, times: dict) -> Path:
         """A learners folder from the fixture's W = 2 run: one results file per (learner flags, straggler) of times,
         each with a curve that crosses 0.85 at the given time (None: stays below it)."""
@@ -110,11 +119,7 @@ class ReportTest(unittest.TestCase):
         out = self.scratch / "out"
         done = run_psbench("report", SWEEP, "--learners", folder, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
-        text = (out / "report.md").read_text()
-        self.assertIn("### Figure 9:", text)
-        width, height = png_size(out / "fig9_learners.png")
-        self.assertGreaterEqual(width, 1000)
-        self.assertGreaterEqual(height, 600)
+        text = self.assert_drawn(out, 9, "fig9_learners")
         table = text[text.index("## Learners: time to 85% test accuracy"):]
         self.assertIn("| sync (allreduce) | even | 1.50 s (1.50-1.50, 1/1) |", table)
         self.assertIn("| DC-ASGD λ = 0.04 | even | not reached (0/1) |", table)
@@ -131,11 +136,7 @@ class ReportTest(unittest.TestCase):
         out = self.scratch / "out"
         done = run_module(SWEEP, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
-        text = (out / "report.md").read_text()
-        self.assertIn("### Figure 10:", text)
-        width, height = png_size(out / "fig10_plan.png")
-        self.assertGreaterEqual(width, 1000)
-        self.assertGreaterEqual(height, 600)
+        text = self.assert_drawn(out, 10, "fig10_plan")
         start = text.index("## Planning a cluster")
         section = text[start:text.index("\n## ", start)]
         command = section[section.index("`psbench model plan") + 1:].split("`")[0].split()
@@ -185,11 +186,7 @@ class ReportTest(unittest.TestCase):
         out = self.scratch / "out"
         done = run_psbench("report", SWEEP, "--communication", folder, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
-        text = (out / "report.md").read_text()
-        self.assertIn("### Figure 11:", text)
-        width, height = png_size(out / "fig11_communication.png")
-        self.assertGreaterEqual(width, 1000)
-        self.assertGreaterEqual(height, 600)
+        text = self.assert_drawn(out, 11, "fig11_communication")
         table = text[text.index("## Communication: bytes and time to 85% test accuracy"):]
         self.assertIn("sync + 1-bit sends 40.0x fewer bytes per sample than sync (allreduce); async + 1-bit sends "
                       "2.0x fewer bytes per sample than async (unbounded); BMUF (block 4096) sends 200.0x fewer", table)
