@@ -1,5 +1,6 @@
 #include "compress/onebit.hpp"
 
+#include <array>
 #include <bit>
 
 #include "common/check.hpp"
@@ -11,17 +12,48 @@ namespace psbench::compress {
 const KernelSet kBaselineKernels{"baseline", kernels::OneBit<4>::quantize, kernels::OneBit<4>::unpack<false>,
                                  kernels::OneBit<4>::unpack<true>};
 
+namespace {
+
+#if defined(PSBENCH_ONEBIT_X86_64_LEVELS)
+// The CPU features a level's code may use, by names that GCC and Clang both know (Clang 14 lacks "x86-64-v3").
+bool runs_x86_64_v3() {
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi") &&
+         __builtin_cpu_supports("bmi2");
+}
+
+bool runs_x86_64_v4() {
+  return runs_x86_64_v3() && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+}
+#endif
+
+struct Runnable {
+  std::array<const KernelSet*, 3> sets{};
+  std::size_t count = 0;
+};
+
+Runnable find_runnable() {
+  Runnable runnable;
+  runnable.sets[runnable.count++] = &kBaselineKernels;
+#if defined(PSBENCH_ONEBIT_X86_64_LEVELS)
+  if (runs_x86_64_v3()) runnable.sets[runnable.count++] = &kX86_64_V3Kernels;
+  if (runs_x86_64_v4()) runnable.sets[runnable.count++] = &kX86_64_V4Kernels;
+#endif
+  return runnable;
+}
+
+}  // namespace
+
+std::span<const KernelSet* const> runnable_onebit_kernels() {
+  static const Runnable runnable = find_runnable();
+  return {runnable.sets.data(), runnable.count};
+}
+
 // At SSE's width the kernels are bound by instructions, not memory (docs/architecture.md, "1-bit SGD"): where the
 // machine has wider vectors, they use them.
 const KernelSet& onebit_kernels() {
-#if defined(PSBENCH_ONEBIT_X86_64_LEVELS)
-  static const KernelSet& chosen = __builtin_cpu_supports("x86-64-v4")   ? kX86_64_V4Kernels
-                                   : __builtin_cpu_supports("x86-64-v3") ? kX86_64_V3Kernels
-                                                                         : kBaselineKernels;
-  return chosen;
-#else
-  return kBaselineKernels;
-#endif
+  static const KernelSet& widest = *runnable_onebit_kernels().back();
+  return widest;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 #include "compress/column_layout.hpp"
 
@@ -29,7 +30,10 @@ extern const KernelSet kX86_64_V3Kernels;
 extern const KernelSet kX86_64_V4Kernels;
 #endif
 
-/// The widest set this machine runs, chosen once.
+/// The sets this machine runs, the baseline first and the widest last (found once).
+std::span<const KernelSet* const> runnable_onebit_kernels();
+
+/// The widest set this machine runs.
 const KernelSet& onebit_kernels();
 
 }  // namespace psbench::compress

@@ -80,16 +80,6 @@ TEST(OneBitKernels, EveryBitIsTheSignOfItsValue) {
   }
 }
 
-// The sets this machine runs.
-std::vector<const KernelSet*> runnable_sets() {
-  std::vector<const KernelSet*> sets{&kBaselineKernels};
-#if defined(PSBENCH_ONEBIT_X86_64_LEVELS)
-  if (__builtin_cpu_supports("x86-64-v3")) sets.push_back(&kX86_64_V3Kernels);
-  if (__builtin_cpu_supports("x86-64-v4")) sets.push_back(&kX86_64_V4Kernels);
-#endif
-  return sets;
-}
-
 // Every instruction set's kernels give the baseline's packed form, residual and reconstructions bit for bit, a NaN
 // and signed zeros included.
 TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBits) {
@@ -105,7 +95,10 @@ TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBits) {
                             base_packed.data());
   std::vector<float> base_out = start;
   kBaselineKernels.unpack_add(&layout.column(0), layout.columns(), base_packed.data(), base_out.data());
-  for (const KernelSet* set : runnable_sets()) {
+  const std::span<const KernelSet* const> sets = runnable_onebit_kernels();
+  EXPECT_EQ(sets.front(), &kBaselineKernels);
+  EXPECT_EQ(sets.back(), &onebit_kernels());
+  for (const KernelSet* set : sets) {
     std::vector<float> residual = start;
     std::vector<std::uint32_t> packed(layout.words());
     set->quantize(&layout.column(0), layout.columns(), values.data(), residual.data(), packed.data());
