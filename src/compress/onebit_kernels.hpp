@@ -1,18 +1,17 @@
 #pragma once
 
-#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "compress/column_layout.hpp"
 #include "compress/onebit.hpp"
 
 // The 1-bit kernels over GCC's (and Clang's) vector types of a given width. Included only by the files that define
-// a KernelSet (onebit_kernel_set.hpp), each compiled for one instruction set and instantiating one width: a template
-// compiled for one set is never linked into code that runs on another. They take columns as plain arrays and call
-// no inline function of another header, for the same reason.
+// a KernelSet (onebit_kernel_set.hpp), each compiled for one instruction set and instantiating one width. Everything
+// here has internal linkage and calls no inline function of the standard library (builtins only), so the linker
+// never takes one file's copy, compiled for a wider set, for another's: not even at -O0, where nothing is inlined.
 namespace psbench::compress::kernels {
+namespace {
 
 /// Values per round: a column is taken in rounds of kLanes values, two rounds per 32-bit word of bits, each value
 /// summed into lane (index % kLanes), whatever the vector width, so every width gives the same sums bit for bit.
@@ -84,11 +83,11 @@ struct OneBit {
   /// Loads kWidth floats from any address.
   static Floats load(const float* from) {
     Floats part;
-    std::memcpy(&part, from, sizeof part);
+    __builtin_memcpy(&part, from, sizeof part);
     return part;
   }
   /// Stores kWidth floats at any address.
-  static void store(float* to, Floats part) { std::memcpy(to, &part, sizeof part); }
+  static void store(float* to, Floats part) { __builtin_memcpy(to, &part, sizeof part); }
   /// The bits of part as masks.
   static Masks bits_of(Floats part) { return reinterpret_cast<Masks>(part); }
   /// The bits of masks as floats.
@@ -215,11 +214,11 @@ struct OneBit {
       const Sums sums = kept != nullptr ? sum_and_pack<true>(in, kept, column.size, words + 2)
                                         : sum_and_pack<false>(in, nullptr, column.size, words + 2);
       const std::size_t positives = column.size - sums.negatives;
-      Reconstruction r;
+      Reconstruction r{0.0F, 0.0F};
       if (sums.negatives > 0) r.lower = sums.negative / static_cast<float>(sums.negatives);
       if (positives > 0) r.upper = sums.positive / static_cast<float>(positives);
-      words[0] = std::bit_cast<std::uint32_t>(r.lower);
-      words[1] = std::bit_cast<std::uint32_t>(r.upper);
+      words[0] = __builtin_bit_cast(std::uint32_t, r.lower);
+      words[1] = __builtin_bit_cast(std::uint32_t, r.upper);
       if (kept != nullptr) subtract_reconstruction(kept, column.size, r);
     }
   }
@@ -236,7 +235,7 @@ struct OneBit {
   /// unpack() of one column.
   template <bool kAdd>
   static void unpack_column(const std::uint32_t* words, std::size_t size, float* out) {
-    const Reconstruction r{std::bit_cast<float>(words[0]), std::bit_cast<float>(words[1])};
+    const Reconstruction r{__builtin_bit_cast(float, words[0]), __builtin_bit_cast(float, words[1])};
     const Masks lower = bits_of(Floats{} + r.lower);
     const Masks upper = bits_of(Floats{} + r.upper);
     std::size_t i = 0;
@@ -257,4 +256,5 @@ struct OneBit {
   }
 };
 
+}  // namespace
 }  // namespace psbench::compress::kernels
