@@ -33,7 +33,6 @@ class BlockExchange final : public GradientExchange {
         send_(parameters.size()),
         block_(parameters.size()),
         largest_partition_(workers_.allreduce(own_samples, mpi::ReduceOp::kMax)),
-        padded_steps_(static_cast<std::size_t>((largest_partition_ + batch - 1) / batch)),
         clock_(settings.block_samples, largest_partition_, batch),
         requests_(2, "a block's allreduces"),
         block_bytes_(ring_allreduce_bytes(parameters.size() * sizeof(float), workers_.size())) {
@@ -68,22 +67,25 @@ class BlockExchange final : public GradientExchange {
     if (clock_.advance(step.step)) synchronise(timer);
   }
 
-  [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override { return padded_steps_; }
+  [[nodiscard]] std::size_t steps_per_epoch(std::size_t /*own_steps*/) const override {
+    return clock_.steps_per_epoch();
+  }
 
   void exchange_without_batch(std::span<float> /*parameters*/, const StepInfo& step, PhaseTimer& timer) override {
     timer_ = &timer;
     if (clock_.advance(step.step)) synchronise(timer);
   }
 
-  // The last, partial block is synchronised too (unless a diverged run already stopped every worker).
+  // A run stopped within an epoch (--stop-at-target) synchronises its partial block too (unless a diverged run
+  // already stopped every worker); a run that ends with its last epoch has synchronised there.
   void finish() override {
     if (stopped_ || !clock_.pending()) return;
     PhaseTimer unused;
     synchronise(timer_ != nullptr ? *timer_ : unused);
   }
 
-  // Joins the next synchronisation (a block's end, or the final one in finish(), which every other worker still
-  // reaches) with NaN, which every worker's sum then shows.
+  // Joins the next synchronisation (a block's end, at the latest the epoch's last step, which every other worker
+  // still reaches) with NaN, which every worker's sum then shows.
   void abort() override {
     samples_ = 0;
     if (!momentum_) (void)sum_samples();
@@ -151,7 +153,6 @@ class BlockExchange final : public GradientExchange {
   AlignedBuffer send_;   // this worker's block delta (bmuf) or scaled model (average)
   AlignedBuffer block_;  // their sum over the workers
   std::uint64_t largest_partition_;
-  std::size_t padded_steps_;
   BlockClock clock_;
   std::optional<BlockMomentum> momentum_;  // bmuf; empty when averaging
   mpi::RequestSet requests_;               // averaging's sample count, and the block's sum

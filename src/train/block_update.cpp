@@ -41,14 +41,17 @@ void BlockMomentum::apply(std::span<const float> sum, std::span<float> parameter
 }
 
 BlockClock::BlockClock(std::uint64_t block_samples, std::uint64_t largest_partition, std::uint64_t batch)
-    : block_samples_(block_samples), largest_partition_(largest_partition), batch_(batch) {
+    : block_samples_(block_samples),
+      largest_partition_(largest_partition),
+      batch_(batch),
+      steps_per_epoch_(static_cast<std::size_t>(batch > 0 ? (largest_partition + batch - 1) / batch : 0)) {
   PSBENCH_CHECK(block_samples > 0 && batch > 0) << "blocks of " << block_samples << " samples, batch " << batch;
 }
 
 bool BlockClock::advance(std::size_t step) {
   const std::uint64_t first = static_cast<std::uint64_t>(step) * batch_;
   since_block_ += first < largest_partition_ ? std::min(batch_, largest_partition_ - first) : 0;
-  if (since_block_ < block_samples_) return false;
+  if (since_block_ < block_samples_ && step + 1 < steps_per_epoch_) return false;
   since_block_ = 0;
   return true;
 }

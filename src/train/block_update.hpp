@@ -35,21 +35,25 @@ class BlockMomentum {
 /// Says when a block ends, the same on every worker without a message: all workers take the same steps per
 /// epoch (those of the largest partition; a worker out of batches takes steps without one), and each step counts
 /// the samples the largest partition's worker trains on in it. A block ends at the first step that brings the
-/// count since the last block to block_samples or more; the count runs on across epochs. With equal
-/// partitions it is each worker's own sample count.
+/// count since the last block to block_samples or more, and at the epoch's last step (as CNTK's OnEpochEnd
+/// synchronises the partial block), so every epoch ends on a common model. With equal partitions the count is each
+/// worker's own sample count.
 class BlockClock {
  public:
   /// A clock of blocks of block_samples, for workers whose largest partition holds largest_partition samples.
   BlockClock(std::uint64_t block_samples, std::uint64_t largest_partition, std::uint64_t batch);
   /// Counts step (of an epoch, from 0); true when a block ends with it.
   bool advance(std::size_t step);
-  /// True while steps have been counted since the last block ended (the last, partial block).
+  /// True while steps have been counted since the last block ended (a run stopped within an epoch).
   [[nodiscard]] bool pending() const { return since_block_ > 0; }
+  /// Steps per epoch: the largest partition's batches.
+  [[nodiscard]] std::size_t steps_per_epoch() const { return steps_per_epoch_; }
 
  private:
   std::uint64_t block_samples_;
   std::uint64_t largest_partition_;
   std::uint64_t batch_;
+  std::size_t steps_per_epoch_;
   std::uint64_t since_block_ = 0;  // samples counted since the last block ended
 };
 

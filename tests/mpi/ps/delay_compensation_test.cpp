@@ -4,12 +4,14 @@
 //   - lambda = 0 leaves the server and the worker bit-identical to plain async (1 worker, momentum, several chunks);
 //   - lambda > 0 with 1 worker, and with 2 workers taking turns (a token passed between them, so the server sees a
 //     known order), equals a hand-rolled sequence on a tiny shard, as does every reply and each worker's copy w_m;
+//   - with --compress onebit (messages), the same for the dequantized pushes, each worker keeping its residual;
 //   - with --staleness 0 (held replies) and 2 workers pushing the same gradients: the held reply's copy is what was
 //     released, so each round's result is the same whichever worker arrives first.
 // The hand-rolled sequence is float arithmetic in the kernel's order; it is compared within 1e-5 (a build with
 // -march=native may contract a multiply-add differently in the two), while a wrong w_m moves values by ~1e-2.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -19,11 +21,14 @@
 #include <utility>
 #include <vector>
 
+#include "compress/column_layout.hpp"
+#include "compress/onebit.hpp"
 #include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/shard_columns.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -139,25 +144,45 @@ TEST_P(PsDelayCompensation, LambdaZeroIsPlainAsyncBitForBit) {
 
 // Workers 0..W-1 push in turns (a token passes from each to the next after its reply), so the server applies the
 // pushes in a known order: every reply, the final shard and each worker's copy equal the hand-rolled sequence.
-TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {
+// What worker k pushes at round: its gradient, or with columns (--compress onebit) the gradient plus its residual
+// quantized and dequantized, the residual keeping the error.
+std::vector<float> pushed(const compress::ColumnLayout* columns, std::vector<float>& residual, int k, int round) {
+  std::vector<float> g = gradient(residual.size(), k, round);
+  if (columns == nullptr) return g;
+  std::vector<std::uint32_t> packed(columns->words());
+  compress::quantize_onebit(*columns, g, residual, packed);
+  compress::dequantize_onebit(*columns, packed, g);
+  return g;
+}
+
+// Workers take turns (a token passed between them); the server's shard, each worker's copy and each last reply
+// equal the hand-rolled sequence of what they pushed.
+void expect_turns_match_the_reference(Path path, bool onebit) {
   constexpr std::size_t kParameters = 40;
   constexpr int kRounds = 8;
   constexpr float kLambda = 0.25F;
+  const std::array<std::size_t, 2> sizes{16, 24};
+  const compress::ColumnLayout column_layout(sizes);
+  const compress::ColumnLayout* columns = onebit ? &column_layout : nullptr;
   const auto world = mpi::Communicator::world();
   if (world.size() < 2 || world.size() > 3) GTEST_SKIP() << "1 server and 1 or 2 workers";
   const auto topology = Topology::async(world.size(), world.rank(), 1);
   const int workers = topology.workers();
   const ShardLayout layout(kParameters, 1);
   const auto initial = tiny_initial(kParameters);
-  const std::unique_ptr<NodeLink> link = make_link(GetParam(), world, topology, kParameters);
+  const std::unique_ptr<NodeLink> link = make_link(path, world, topology, kParameters);
   const std::string where = std::to_string(workers) + " workers, rank " + std::to_string(world.rank());
   if (topology.is_server()) {
     Server server(world, topology, layout, initial, SgdConfig{0.1F, 0.5F}, link.get(), kLambda);
+    if (onebit) server.take_compressed_pushes(shard_columns(cut_at_shards(column_layout, layout), layout, 0));
     EXPECT_EQ(server.delay_compensation_bytes(), static_cast<std::uint64_t>(workers) * kParameters * sizeof(float));
     server.serve();
     Reference reference(initial, workers, 0.1F, 0.5F, kLambda);
+    std::vector<std::vector<float>> residuals(static_cast<std::size_t>(workers), std::vector<float>(kParameters));
     for (int round = 0; round < kRounds; ++round) {
-      for (int k = 0; k < workers; ++k) reference.push(k, gradient(kParameters, k, round), true);
+      for (int k = 0; k < workers; ++k) {
+        reference.push(k, pushed(columns, residuals[static_cast<std::size_t>(k)], k, round), true);
+      }
     }
     EXPECT_EQ(first_far(server.shard(), reference.w), kParameters) << where;
     for (int k = 0; k < workers; ++k) {
@@ -169,6 +194,7 @@ TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {
   }
   const int index = topology.worker_index();
   WorkerClient client(world, topology, layout, link.get(), false);
+  if (onebit) client.compress_pushes(cut_at_shards(column_layout, layout), true);
   std::vector<float> weights = initial;
   PhaseTimer timer;
   const int next = topology.worker_rank((index + 1) % workers);
@@ -187,14 +213,25 @@ TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {
   client.finish(PushKind::kDone);
   // Worker index's last reply is the shard after its own last push (round kRounds - 1).
   Reference full(initial, workers, 0.1F, 0.5F, kLambda);
+  std::vector<std::vector<float>> residuals(static_cast<std::size_t>(workers), std::vector<float>(kParameters));
   for (int round = 0; round < kRounds; ++round) {
     for (int k = 0; k < workers; ++k) {
-      full.push(k, gradient(kParameters, k, round), true);
+      full.push(k, pushed(columns, residuals[static_cast<std::size_t>(k)], k, round), true);
       if (round == kRounds - 1 && k == index) {
         EXPECT_EQ(first_far(weights, full.w), kParameters) << where << ": the last reply";
       }
     }
   }
+}
+
+TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {
+  expect_turns_match_the_reference(GetParam(), false);
+}
+
+// Compressed pushes travel by messages only.
+TEST(PsDelayCompensationOneBit, WorkersInTurnsMatchAHandRolledSequence) {
+  mpi::set_spin_budget(std::chrono::microseconds(0));
+  expect_turns_match_the_reference(Path::kMessages, true);
 }
 
 // --staleness 0 with 2 workers pushing the same gradients each round: the first push of a round is held, the second

@@ -2,7 +2,8 @@
 // exchange's listener), the push and pull (pipelined: the completion of the previous step's, the copy into the
 // send buffer and the start of this one's), counted by the allocation probe (tests/unit/nn). Rank 0 serves;
 // the other ranks are workers. Over messages and over the shared window, with the model computing its gradient
-// in the window (as run_setup.cpp places it) and in a vector of its own.
+// in the window (as run_setup.cpp places it) and in a vector of its own; and over messages with --compress onebit
+// (the quantization into the client's packed buffer, with and without error feedback).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,10 +13,13 @@
 
 #include "allocation_probe.hpp"
 #include "common/phase_timer.hpp"
+#include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
 #include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/shard_columns.hpp"
+#include "train/gradient_columns.hpp"
 #include "train/gradient_exchange.hpp"
 
 namespace psbench::train {
@@ -32,6 +36,8 @@ struct Case {
   bool shared = false;               // the shared window (else messages only)
   bool gradients_in_window = false;  // the model computes its gradient in the window
   const char* name = "";
+  bool onebit = false;          // --compress onebit (messages only)
+  bool error_feedback = false;  // with onebit: keep a residual
 };
 
 class AsyncAllocations : public ::testing::TestWithParam<Case> {};
@@ -42,11 +48,13 @@ TEST_P(AsyncAllocations, StepAllocatesNoBuffer) {
   const auto topology = ps::Topology::async(world.size(), world.rank(), 1);
   const std::size_t parameters = nn::parameter_count_for(kSpec, kInput, 10);
   const ps::ShardLayout layout(parameters, 1);
+  const compress::ColumnLayout columns = gradient_columns(nn::plan_network(kSpec, kInput, 10));
   std::unique_ptr<ps::NodeLink> link;
   if (c.shared) link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), topology, parameters);
   if (topology.is_server()) {
     const std::vector<float> initial(parameters, 0.01F);
     ps::Server server(world, topology, layout, initial, {0.01F, 0.0F}, link.get());
+    if (c.onebit) server.take_compressed_pushes(ps::shard_columns(ps::cut_at_shards(columns, layout), layout, 0));
     const ps::ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, static_cast<std::uint64_t>(topology.workers() * (kWarmSteps + kCountedSteps)));
     server.send_final_shard(topology.worker_rank(0));
@@ -55,7 +63,8 @@ TEST_P(AsyncAllocations, StepAllocatesNoBuffer) {
   const std::span<float> storage = c.gradients_in_window && link ? link->gradients() : std::span<float>();
   nn::Model model(kSpec, kInput, 10, kBatch, 1, 1, storage);
   const std::unique_ptr<GradientExchange> exchange =
-      make_async_exchange(world, topology, layout, link.get(), model.parameters(), c.pipeline);
+      make_async_exchange(world, topology, layout, link.get(), model.parameters(), c.pipeline,
+                          {c.onebit ? &columns : nullptr, c.error_feedback});
   const std::vector<float> images(static_cast<std::size_t>(kBatch) * 784, 0.25F);
   const std::vector<std::int32_t> labels(kBatch, 3);
   PhaseTimer timer;
@@ -88,7 +97,9 @@ INSTANTIATE_TEST_SUITE_P(Paths, AsyncAllocations,
                                            Case{true, false, false, "MessagesPipelined"},
                                            Case{false, true, true, "SharedMemory"},
                                            Case{true, true, true, "SharedMemoryPipelined"},
-                                           Case{true, true, false, "SharedMemoryPipelinedOwnGradients"}),
+                                           Case{true, true, false, "SharedMemoryPipelinedOwnGradients"},
+                                           Case{false, false, false, "OneBit", true, true},
+                                           Case{false, false, false, "OneBitWithoutErrorFeedback", true, false}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

@@ -1,7 +1,9 @@
 // Async training with delay compensation (--delay-compensation lambda, DC-ASGD on the servers) on the Fashion-MNIST
 // subset with 1 server + 2 workers: at MXNet's default lambda 0.04 it trains to the fixture's accuracy bar over both
 // intra-node paths and with --staleness 0, the config records lambda, and each server reports the memory of its W
-// shard copies (W x shard x 4 bytes); without the flag the config says 0 and the server 0 bytes.
+// shard copies (W x shard x 4 bytes); without the flag the config says 0 and the server 0 bytes. With --compress
+// onebit (the server compensates the dequantized gradient) it reaches the bar too, alone and with --staleness 0
+// (tests/mpi/ps/delay_compensation_test.cpp checks its numbers against a hand-rolled sequence).
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -17,7 +19,7 @@ namespace {
 constexpr int kWorkers = 2;
 
 void run_compensated(std::optional<double> lambda, IntraNode path, std::optional<int> staleness, int epochs,
-                     const std::string& name) {
+                     const std::string& name, Compression compress = Compression::kNone) {
   const auto world = mpi::Communicator::world();
   if (world.size() < 1 + kWorkers) GTEST_SKIP() << "1 server + " << kWorkers << " workers";
   const auto job = first_ranks(world, 1 + kWorkers);
@@ -27,10 +29,12 @@ void run_compensated(std::optional<double> lambda, IntraNode path, std::optional
   options.delay_compensation = lambda;
   options.staleness = staleness;
   options.epochs = epochs;
+  options.compress = compress;
   const TrainOutcome outcome = run_training(job, options);
   if (job.rank() != 0) return;
   const nlohmann::json& results = outcome.results;
   EXPECT_EQ(results["config"]["delay_compensation"].get<double>(), lambda.value_or(0.0));
+  EXPECT_EQ(results["config"]["compress"], compress == Compression::kOneBit ? "onebit" : "none");
   const auto& train = results["train"];
   if (epochs == kEpochs) {
     EXPECT_GE(train["test_accuracy"].get<double>(), kAccuracyBar);
@@ -60,6 +64,13 @@ TEST(TrainDelayCompensation, MessagesReachTheBar) {
 TEST(TrainDelayCompensation, WithStalenessZeroReachesTheBar) {
   run_compensated(0.04, IntraNode::kSharedMemory, 0, kEpochs, "dc_ssp0");
 }
+TEST(TrainDelayCompensation, OneBitReachesTheBar) {
+  run_compensated(0.04, IntraNode::kMessages, std::nullopt, kEpochs, "dc_onebit", Compression::kOneBit);
+}
+TEST(TrainDelayCompensation, OneBitWithStalenessZeroReachesTheBar) {
+  run_compensated(0.04, IntraNode::kMessages, 0, kEpochs, "dc_onebit_ssp0", Compression::kOneBit);
+}
+
 TEST(TrainDelayCompensation, OffRecordsZero) {
   run_compensated(std::nullopt, IntraNode::kSharedMemory, std::nullopt, 1, "dc_off");
 }

@@ -3,7 +3,8 @@
 // 2 workers, over both intra-node paths and with --pipeline: it trains to the fixture's accuracy bar, every
 // server's staleness max is within the bound derived in src/ps/server.cpp ((2s + 1)(W - 1), or
 // (2s + 2)(W - 1) + 1 with the pipeline), no reply went out while its worker led by more than s clocks, and the
-// results carry each server's clocks (held replies and seconds, per worker too, and the largest spread).
+// results carry each server's clocks (held replies and seconds, per worker too, and the largest spread). With
+// --compress onebit the same holds: the servers bound the clocks of pushes whatever their encoding.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -23,7 +24,8 @@ constexpr int kWorkers = 2;
 
 std::uint64_t staleness_bound(int s, bool pipeline) { return ps::staleness_bound(s, kWorkers, pipeline); }
 
-void run_ssp(int servers, int s, IntraNode path, bool pipeline, const std::string& name) {
+void run_ssp(int servers, int s, IntraNode path, bool pipeline, const std::string& name,
+             Compression compress = Compression::kNone) {
   const auto world = mpi::Communicator::world();
   if (world.size() < servers + kWorkers) GTEST_SKIP() << servers << " servers + " << kWorkers << " workers";
   const auto job = first_ranks(world, servers + kWorkers);
@@ -33,10 +35,12 @@ void run_ssp(int servers, int s, IntraNode path, bool pipeline, const std::strin
   options.intra_node = path;
   options.pipeline = pipeline;
   options.staleness = s;
+  options.compress = compress;
   const TrainOutcome outcome = run_training(job, options);
   if (job.rank() != 0) return;
   const nlohmann::json& results = outcome.results;
   EXPECT_EQ(results["config"]["staleness"], s);
+  EXPECT_EQ(results["config"]["compress"], compress == Compression::kOneBit ? "onebit" : "none");
   EXPECT_EQ(results["env"]["workers"], kWorkers);
   const auto& train = results["train"];
   EXPECT_GE(train["test_accuracy"].get<double>(), kAccuracyBar);
@@ -74,6 +78,12 @@ TEST(TrainStaleness, TwoOneServer) { run_ssp(1, 2, IntraNode::kSharedMemory, fal
 TEST(TrainStaleness, TwoTwoServers) { run_ssp(2, 2, IntraNode::kSharedMemory, false, "ssp2_2s"); }
 TEST(TrainStaleness, ZeroTwoServersMessages) { run_ssp(2, 0, IntraNode::kMessages, false, "ssp0_2s_messages"); }
 TEST(TrainStaleness, OnePipelinedOneServer) { run_ssp(1, 1, IntraNode::kSharedMemory, true, "ssp1_1s_pipe"); }
+TEST(TrainStaleness, ZeroTwoServersOneBit) {
+  run_ssp(2, 0, IntraNode::kMessages, false, "ssp0_2s_onebit", Compression::kOneBit);
+}
+TEST(TrainStaleness, TwoOneServerOneBit) {
+  run_ssp(1, 2, IntraNode::kMessages, false, "ssp2_1s_onebit", Compression::kOneBit);
+}
 
 // Without --staleness the results still carry the clocks, and config.staleness is -1 (unbounded).
 TEST(TrainStaleness, UnboundedRecordsTheClocks) {

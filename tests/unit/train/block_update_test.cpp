@@ -78,8 +78,9 @@ TEST(BlockMomentum, BlockLearningRateScalesTheFilteredSum) {
 }
 
 // The largest partition holds 130 samples in batches of 25: steps of 25, 25, 25, 25, 25 and 5 samples.
-TEST(BlockClock, EndsABlockAtTheStepThatReachesItsSamplesAndRunsOnAcrossEpochs) {
+TEST(BlockClock, EndsABlockAtTheStepThatReachesItsSamplesAndAtEachEpochsEnd) {
   BlockClock clock(100, 130, 25);
+  EXPECT_EQ(clock.steps_per_epoch(), 6U);
   EXPECT_FALSE(clock.pending());
   EXPECT_FALSE(clock.advance(0));
   EXPECT_FALSE(clock.advance(1));
@@ -87,13 +88,23 @@ TEST(BlockClock, EndsABlockAtTheStepThatReachesItsSamplesAndRunsOnAcrossEpochs) 
   EXPECT_TRUE(clock.advance(3));  // 100 samples
   EXPECT_FALSE(clock.pending());
   EXPECT_FALSE(clock.advance(4));  // 25
-  EXPECT_FALSE(clock.advance(5));  // 30: the epoch's last, smaller batch
   EXPECT_TRUE(clock.pending());
-  EXPECT_FALSE(clock.advance(0));  // 55
-  EXPECT_FALSE(clock.advance(1));  // 80
-  EXPECT_TRUE(clock.advance(2));   // 105
-  EXPECT_FALSE(clock.advance(6));  // past the largest partition: a step of no samples
+  EXPECT_TRUE(clock.advance(5));  // 30: the epoch's last step ends the partial block
   EXPECT_FALSE(clock.pending());
+  EXPECT_FALSE(clock.advance(0));  // the next epoch counts from 0: 25
+  EXPECT_FALSE(clock.advance(1));  // 50
+  EXPECT_FALSE(clock.advance(2));  // 75
+  EXPECT_TRUE(clock.advance(3));   // 100
+}
+
+// A block longer than an epoch: every epoch's end synchronises, and nothing else does.
+TEST(BlockClock, ABlockOfTheWholeRunSynchronisesAtEveryEpochsEnd) {
+  BlockClock clock(1000, 130, 25);
+  for (int epoch = 0; epoch < 3; ++epoch) {
+    for (std::size_t step = 0; step + 1 < clock.steps_per_epoch(); ++step) EXPECT_FALSE(clock.advance(step));
+    EXPECT_TRUE(clock.advance(clock.steps_per_epoch() - 1)) << "epoch " << epoch;
+    EXPECT_FALSE(clock.pending());
+  }
 }
 
 }  // namespace
