@@ -27,6 +27,7 @@ constexpr std::size_t kArenaAlignment = 64;
 std::atomic<bool> g_counting{false};
 std::atomic<int> g_executing{0};  // nesting depth of dnnl_primitive_execute (the calling thread's)
 std::atomic<long> g_caller_buffers{0};
+std::atomic<long> g_mpi_runtime_buffers{0};
 std::atomic<std::size_t> g_caller_largest{0};
 std::atomic<long> g_workspace_allocations{0};
 std::atomic<std::size_t> g_workspace_bytes{0};
@@ -87,12 +88,26 @@ void* workspace_from_arena(std::size_t size) {
   return arena_allocate(size);
 }
 
-void* noted(void* pointer, std::size_t size) {
+// Whether CALLER, the code that called the allocator, lies in the MPI runtime (Open MPI's libraries and components,
+// PMIx, hwloc, libevent): it buffers messages that arrive before their receive is posted, as timing decides.
+bool in_mpi_runtime(const void* caller) {
+  Dl_info info{};
+  if (caller == nullptr || dladdr(caller, &info) == 0 || info.dli_fname == nullptr) return false;
+  for (const char* name :
+       {"libmpi", "libopen-pal", "libopen-rte", "/openmpi/", "mca_", "libpmix", "libhwloc", "libevent"}) {
+    if (std::strstr(info.dli_fname, name) != nullptr) return true;
+  }
+  return false;
+}
+
+void* noted(void* pointer, std::size_t size, const void* caller) {
   if (!g_counting.load(std::memory_order_relaxed) || size <= kBufferBytes || pointer == nullptr) return pointer;
   if (g_executing.load(std::memory_order_relaxed) > 0) {
     g_workspace_allocations.fetch_add(1, std::memory_order_relaxed);
     g_workspace_bytes.fetch_add(size, std::memory_order_relaxed);
     track(pointer);
+  } else if (in_mpi_runtime(caller)) {
+    g_mpi_runtime_buffers.fetch_add(1, std::memory_order_relaxed);
   } else {
     g_caller_buffers.fetch_add(1, std::memory_order_relaxed);
     note_largest(size);
@@ -114,6 +129,7 @@ const bool g_resolved = real_execute() != nullptr;
 
 void start() {
   g_caller_buffers = 0;
+  g_mpi_runtime_buffers = 0;
   g_caller_largest = 0;
   g_workspace_allocations = 0;
   g_workspace_bytes = 0;
@@ -124,8 +140,8 @@ void start() {
 
 Counts stop() {
   g_counting = false;
-  return {g_caller_buffers.load(),  g_caller_largest.load(), g_workspace_allocations.load(),
-          g_workspace_bytes.load(), g_workspace_kept.load(), g_executions.load()};
+  return {g_caller_buffers.load(), g_caller_largest.load(), g_workspace_allocations.load(), g_workspace_bytes.load(),
+          g_workspace_kept.load(), g_executions.load(),     g_mpi_runtime_buffers.load()};
 }
 
 void use_workspace_arena(bool enabled) { g_arena_enabled = enabled && g_resolved; }
@@ -152,42 +168,51 @@ dnnl_status_t dnnl_primitive_execute(const_dnnl_primitive_t primitive, dnnl_stre
 }
 
 void* malloc(std::size_t size) {
-  if (void* pointer = probe::workspace_from_arena(size)) return probe::noted(pointer, size);
-  return probe::noted(__libc_malloc(size), size);
+  const void* caller = __builtin_return_address(0);
+  if (void* pointer = probe::workspace_from_arena(size)) return probe::noted(pointer, size, caller);
+  return probe::noted(__libc_malloc(size), size, caller);
 }
 
 void* calloc(std::size_t count, std::size_t size) {
+  const void* caller = __builtin_return_address(0);
   if (void* pointer = probe::workspace_from_arena(count * size)) {
     std::memset(pointer, 0, count * size);
-    return probe::noted(pointer, count * size);
+    return probe::noted(pointer, count * size, caller);
   }
-  return probe::noted(__libc_calloc(count, size), count * size);
+  return probe::noted(__libc_calloc(count, size), count * size, caller);
 }
 
 void* realloc(void* pointer, std::size_t size) {
+  const void* caller = __builtin_return_address(0);
   probe::untrack(pointer);
   if (probe::in_arena(pointer)) {
     void* moved = probe::arena_allocate(size);
     if (moved != nullptr) std::memmove(moved, pointer, size);
-    return probe::noted(moved, size);
+    return probe::noted(moved, size, caller);
   }
-  return probe::noted(__libc_realloc(pointer, size), size);
+  return probe::noted(__libc_realloc(pointer, size), size, caller);
 }
 
-int posix_memalign(void** pointer, std::size_t alignment, std::size_t size) {
+namespace {
+int aligned_allocation(void** pointer, std::size_t alignment, std::size_t size, const void* caller) {
   if (alignment <= probe::kArenaAlignment) {
     if (void* from_arena = probe::workspace_from_arena(size)) {
-      *pointer = probe::noted(from_arena, size);
+      *pointer = probe::noted(from_arena, size, caller);
       return 0;
     }
   }
-  *pointer = probe::noted(__libc_memalign(alignment, size), size);
+  *pointer = probe::noted(__libc_memalign(alignment, size), size, caller);
   return *pointer == nullptr ? 12 : 0;  // ENOMEM
+}
+}  // namespace
+
+int posix_memalign(void** pointer, std::size_t alignment, std::size_t size) {
+  return aligned_allocation(pointer, alignment, size, __builtin_return_address(0));
 }
 
 void* aligned_alloc(std::size_t alignment, std::size_t size) {
   void* pointer = nullptr;
-  return posix_memalign(&pointer, alignment, size) == 0 ? pointer : nullptr;
+  return aligned_allocation(&pointer, alignment, size, __builtin_return_address(0)) == 0 ? pointer : nullptr;
 }
 
 void free(void* pointer) {

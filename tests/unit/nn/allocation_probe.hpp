@@ -3,7 +3,8 @@
 // Counts heap allocations by interposing glibc's allocator entry points and oneDNN's dnnl_primitive_execute
 // in the binary that links this object library (sanitizer builds, which interpose the allocator too, leave it
 // out). An allocation made while a primitive executes, by oneDNN's code, is the library's per-call workspace:
-// it is counted apart from the buffers the caller allocates between primitives.
+// it is counted apart from the buffers the caller allocates between primitives, and so is one the MPI runtime's
+// own code makes (found from the allocator's return address with dladdr).
 
 #include <cstddef>
 
@@ -20,6 +21,8 @@ struct Counts {
   std::size_t workspace_bytes = 0;  ///< their bytes, added up
   long workspace_kept = 0;          ///< of those, how many were still allocated when the primitive returned
   long executions = 0;              ///< dnnl_primitive_execute calls
+  long mpi_runtime_buffers = 0;     ///< allocations above kBufferBytes made by the MPI runtime's own code (messages
+                                    ///< it buffers because they arrived before their receive), not the caller's
 };
 
 /// Starts counting from zero.
