@@ -67,7 +67,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 for name in ${only//,/ }; do
-  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit|train_setup) ;; *) die "--only: unknown benchmark '$name'" ;; esac
 done
 for path in ${saturation_paths//,/ }; do
   case $path in shared|messages) ;; *) die "--saturation-paths: unknown path '$path' (shared or messages)" ;; esac
