@@ -150,6 +150,16 @@ void take_flags(int& argc, char** argv) {
     throw psbench::UserError("bench_train_setup needs --data=FILE.h5 (the file each run trains on)");
 }
 
+// Takes --benchmark_out=FILE out of argv: only rank 0 writes the file (Google Benchmark opens it on every rank that
+// has the flag, silent reporter or not).
+void drop_output_file(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::string_view(argv[i]).starts_with("--benchmark_out=")) argv[kept++] = argv[i];
+  }
+  argc = kept;
+}
+
 // Every rank reads the data file's test split and checks the model against it, so bad input stops every rank here.
 void check_against_data() {
   const psbench::data::Samples test = psbench::data::load_split(flags().data, "test");
@@ -172,6 +182,7 @@ int main(int argc, char** argv) {
     if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
     return 2;
   }
+  if (world().rank() != 0) drop_output_file(argc, argv);
   const bool to_file = psbench::bench::names_output_file(argc, argv);
   benchmark::Initialize(&argc, argv);
   // The name's last argument is the workers, the abscissa psbench model calibrate fits the set-up against.
