@@ -12,8 +12,10 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "bench_context.hpp"
 #include "common/error.hpp"
@@ -98,6 +100,7 @@ RunSetUp run_once(const psbench::train::TrainOptions& options) {
   return {values[0], values[1], values[2]};
 }
 
+// Per iteration the limit, then one run; the iteration's time is the run's set-up.
 void BM_TrainSetUp(benchmark::State& state) {
   const std::string out_path =
       (std::filesystem::temp_directory_path() / ("psbench-train-setup-" + std::to_string(::getpid()) + ".json"))
