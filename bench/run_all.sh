@@ -6,12 +6,13 @@
 #   node's shared window, psbench train's intra-node path) and, with --saturation-paths shared,messages,
 #   messages/server_saturation.json (the same benchmark over MPI messages, as between nodes; a folder of its
 #   own, so that `psbench model calibrate --bench DIR/*.json` and `psbench report --bench DIR` read the
-#   shared-window curves only), and trainer_limit.json (bench/trainer_limit.sh: N local trainers at once
-#   beside sync and async on N ranks).
+#   shared-window curves only), trainer_limit.json (bench/trainer_limit.sh: N local trainers at once
+#   beside sync and async on N ranks) and train_setup-wW.json (the trainer's set-up with 1 server and W = 1..3
+#   workers, one launch each).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
 #                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
 #   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation,
-#                    trainer_limit
+#                    trainer_limit,train_setup
 #   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
 #   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
 #                    files (tests/bench); its figures mean nothing
@@ -32,7 +33,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PSBENCH_BUILD:-$repo/build/default}
 launcher=${PSBENCH_MPIRUN:-mpirun}
-only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit
+only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit,train_setup
 large=0
 quick=0
 hostfile=
@@ -60,13 +61,13 @@ while [[ $# -gt 0 ]]; do
     --data-ranks) data_ranks=${2:?--data-ranks needs a count}; shift 2 ;;
     --saturation-paths) saturation_paths=${2:?--saturation-paths needs a list}; shift 2 ;;
     --out) out=${2:?--out needs a folder}; shift 2 ;;
-    -h|--help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown option '$1' (see bench/run_all.sh --help)" ;;
   esac
 done
 
 for name in ${only//,/ }; do
-  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit|train_setup) ;; *) die "--only: unknown benchmark '$name'" ;; esac
 done
 for path in ${saturation_paths//,/ }; do
   case $path in shared|messages) ;; *) die "--saturation-paths: unknown path '$path' (shared or messages)" ;; esac
@@ -214,5 +215,19 @@ if wanted trainer_limit; then
   (( quick )) && limit_repetitions=1
   step trainer_limit "$repo/bench/trainer_limit.sh" --repetitions "$limit_repetitions" --data "$limit_data" \
     --out "$out"
+fi
+if wanted train_setup; then
+  # One psbench train run per iteration on a small file (its read and training are subtracted; the set-up holds the
+  # model, not the data), 1 server and W workers: at W = 1..3 on 2 cores, the ranks share cores from W = 2.
+  setup_data=$out/data/synth-setup-4096.h5
+  if [[ ! -r $setup_data ]]; then
+    mkdir -p "$out/data"
+    "$build/src/cli/psbench" data synth --samples 4096 --test-samples 512 --shape 1,28,28 --classes 10 \
+      --out "$setup_data"
+  fi
+  for workers in 1 2 3; do
+    step "train_setup-w$workers" mpi "$((1 + workers))" "$build/bench/ps/bench_train_setup" --data="$setup_data" \
+      "${gbench_flags[@]}" --benchmark_min_time="${min_time[0]}" --benchmark_out="$out/train_setup-w$workers.json"
+  done
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

@@ -1,5 +1,6 @@
 #include "perf/bench_points.hpp"
 
+#include <algorithm>
 #include <string_view>
 
 #include "perf/wire_bytes.hpp"
@@ -34,11 +35,15 @@ double last_argument(const std::string& name) {
   return 0.0;
 }
 
+int cores_of(const results::GoogleBenchmarkFile& file) {
+  const int cores = file.context.psbench.cores;
+  return cores > 0 ? cores : file.context.num_cpus;
+}
+
 void add_machine(const results::GoogleBenchmarkFile& file, const std::string& path, BenchPoints& points) {
   if (!points.machine.source.empty()) return;
   const auto& c = file.context.psbench;
-  points.machine = {c.host.empty() ? file.context.host_name : c.host, c.cpu,
-                    c.cores > 0 ? c.cores : file.context.num_cpus, c.onednn_isa, path};
+  points.machine = {c.host.empty() ? file.context.host_name : c.host, c.cpu, cores_of(file), c.onednn_isa, path};
 }
 
 // An allreduce of x bytes among the run's `ranks` counter of ranks, as the bytes each rank sends in a ring: the
@@ -84,6 +89,9 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
       note_source(points, quantize ? "quantize" : "dequantize", path);
     } else if (family == "BM_Allreduce") {
       add_allreduce(run, path, x, seconds, points);
+    } else if (family == "BM_TrainSetUp") {  // the last argument is the run's workers
+      points.setup_s_vs_workers_per_core.push_back({x / std::max(1, cores_of(file)), seconds});
+      note_source(points, "setup", path);
     } else if (family == "BM_Hdf5SerialRead") {
       points.serial_read.push_back({x, seconds});
       note_source(points, "serial_read", path);

@@ -23,6 +23,7 @@ struct BenchPoints {
   std::vector<Point> serial_read;                             ///< seconds vs bytes
   std::vector<double> parallel_read_Bps;                      ///< bytes/s
   std::vector<Point> fresh_later_read;                        ///< a chain's readers after the first, fresh pages
+  std::vector<Point> setup_s_vs_workers_per_core;             ///< BM_TrainSetUp: a run's set-up vs W / cores
   std::vector<results::SaturationRun> saturation;             ///< server_saturation curves
   std::map<std::string, std::string> sources;                 ///< quantity -> files, comma-separated
   MachineFacts machine;                                       ///< from the first file's context

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "perf/bench_points.hpp"
 #include "perf/run_points.hpp"
+#include "perf/scenario.hpp"
 #include "results/file_io.hpp"
 
 namespace psbench::perf {
@@ -66,6 +67,15 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
     c.disk_fresh_later =
         fit_table(points.fresh_later_read, points.sources.at("fresh_later_read"), "the later fresh-page reads");
   }
+}
+
+// The set-up of one worker alone on a core: each BM_TrainSetUp run's set-up over the stretch the scenario applies at
+// its workers per core, so that the model stretches it back where the workers share cores.
+void fit_setup(const BenchPoints& points, Calibration& c) {
+  if (points.setup_s_vs_workers_per_core.empty()) return;
+  std::vector<double> alone;
+  for (const Point& p : points.setup_s_vs_workers_per_core) alone.push_back(p.y / setup_stretch(p.x));
+  c.setup_s = fit_mean(alone, points.sources.at("setup"), "the set-up time");
 }
 
 // D and its variability from server_saturation's one-server curve: D measured in the benchmark's own server
@@ -141,6 +151,7 @@ Calibration calibrate(const std::vector<std::string>& bench_files, const std::ve
   const BenchPoints points = read_bench(bench_files);
   fit_bench(points, c);
   fit_saturation(points, c);
+  fit_setup(points, c);
   fit_runs(read_runs(run_files), c);
   check_complete(c);
   c.sources = bench_files;

@@ -8,8 +8,8 @@
 namespace psbench::perf {
 
 /// Fits a calibration from benchmark files (docs/formats.md#bench-file: nn.json, push_pull.json, server_update.json,
-/// data_io.json, server_saturation.json, recognised by their benchmark names) and, optionally, results files
-/// of `psbench train` runs, which override the benchmarks where they measure the same thing on psbench's
+/// data_io.json, server_saturation.json, train_setup*.json, recognised by their benchmark names) and, optionally,
+/// results files of `psbench train` runs, which override the benchmarks where they measure the same thing on psbench's
 /// own code path (see docs/model.md). Throws UserError naming the file for a missing or malformed file, or
 /// when no file gives a compute time, an update time or a disk bandwidth.
 Calibration calibrate(const std::vector<std::string>& bench_files, const std::vector<std::string>& run_files);

@@ -44,7 +44,7 @@ struct Calibration {
   LinearFit disk_sequential;         ///< one reader's seconds vs bytes (intercept: open and set-up)
   FittedValue disk_parallel_Bps;     ///< all readers together, bytes/s
   LinearFit disk_fresh_later;        ///< a reader after a node's first, into fresh pages: s vs bytes (0 points: none)
-  FittedValue setup_s;               ///< set-up and stop outside the read and the training, from runs
+  FittedValue setup_s;               ///< set-up and stop outside the read and training of one worker per core
   FittedValue exchange_overhead_s;   ///< per-step exchange time seen by workers beyond the fits, from runs
   std::vector<std::string> sources;  ///< every file read
 };

@@ -118,10 +118,12 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
 // of the busiest node do it at once on its cores, so it stretches by their number over the cores.
 double setup_seconds(const Calibration& calibration, const StepCosts& costs) {
   const double node_workers = std::min(costs.workers, costs.ranks_per_node);
-  return calibration.setup_s.value * std::max(1.0, node_workers / costs.cores_per_node);
+  return calibration.setup_s.value * setup_stretch(node_workers / costs.cores_per_node);
 }
 
 }  // namespace
+
+double setup_stretch(double workers_per_core) { return std::max(1.0, workers_per_core); }
 
 double shard_link_transfers(double shard_bytes) {
   const auto values = static_cast<std::size_t>(std::ceil(shard_bytes / sizeof(float)));

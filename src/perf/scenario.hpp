@@ -99,6 +99,10 @@ struct StepCosts {
 /// kRingChunks chunks (push, then pull), 1.55 for 29 chunks (docs/rack.md, "Push and pull on one link").
 double shard_link_transfers(double shard_bytes);
 
+/// How much a node's set-up stretches when workers_per_core of its workers share each core: they build their models
+/// at once, so max(1, workers_per_core).
+double setup_stretch(double workers_per_core);
+
 /// Name of a learner as the CLI spells it (train's --mode).
 const char* learner_name(Learner learner);
 

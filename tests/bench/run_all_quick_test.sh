@@ -76,6 +76,14 @@ for name in ("sync_to_limit", "async_to_limit", "async_pipeline_to_limit", "asyn
     assert limit["ratios"][name] > 0, (name, limit["ratios"])
     spread = limit["ratios_per_repetition"][name]
     assert 0 < spread["lowest"] <= spread["median"] <= spread["highest"], (name, spread)
+# The trainer's set-up at 1 server + W workers: one launch each, the part before the roles start inside the whole.
+for workers in (1, 2, 3):
+    runs = gbench("train_setup-w%d" % workers)
+    run = runs["BM_TrainSetUp/%d" % workers]
+    assert run["workers"] == workers and run["ranks"] == workers + 1 and run["servers"] == 1, run
+    assert run["time_unit"] == "ms" and run["parameter_bytes"] == 4 * 535818, run
+    assert 0 < run["set_up_run_s"] * 1e3 <= run["real_time"], run
+    assert run["model_build_s"] > 0 and abs(run["vs_limit"] - run["model_build_s"] * 1e3 / run["real_time"]) < 1e-6, run
 saturation = json.load(open(os.path.join(out, "server_saturation.json")))
 assert saturation["format"] == 1 and saturation["benchmark"] == "server_saturation"
 assert "compute is emulated" in saturation["note"]

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -224,6 +225,37 @@ TEST_F(CalibrateTest, FitsTheFreshPageReadsAndKeepsThemOptional) {
   const Calibration read_back = read_calibration(write("old_calib.json", old));
   EXPECT_EQ(read_back.disk_fresh_later.points, 0);
   EXPECT_DOUBLE_EQ(read_back.disk_sequential.slope, without.disk_sequential.slope);
+}
+
+// Known truth: a worker alone on a core sets up in 80 ms; 2 and 3 workers on the file's 2 cores stretch it by
+// max(1, W / cores), as the scenario does. calibrate recovers the 80 ms, and a calib.json made without the benchmark
+// loads with no set-up.
+TEST_F(CalibrateTest, FitsTheSetUpFromTheBenchmark) {
+  constexpr double kSetUp = 0.08;
+  std::vector<std::string> files = all_files();
+  const Calibration without = calibrate(files, {});
+  EXPECT_EQ(without.setup_s.points, 0);
+  for (const int workers : {1, 2, 3}) {
+    const double stretch = std::max(1.0, workers / 2.0);
+    files.push_back(
+        write("train_setup-w" + std::to_string(workers) + ".json",
+              file_with({run("BM_TrainSetUp/" + std::to_string(workers) + "/manual_time", kSetUp * stretch, "ms")})));
+  }
+  const Calibration c = calibrate(files, {});
+  EXPECT_NEAR(c.setup_s.value, kSetUp, 1e-12);
+  EXPECT_EQ(c.setup_s.points, 3);
+  EXPECT_LT(c.setup_s.residual, 1e-9);
+  EXPECT_NE(c.setup_s.source.find("train_setup-w3.json"), std::string::npos);
+  // A set-up twice as long at 3 workers is not the stretch: the fit's mean moves and its residual shows it.
+  files.back() = write("train_setup-w3.json", file_with({run("BM_TrainSetUp/3/manual_time", 2 * kSetUp * 1.5, "ms")}));
+  const Calibration skewed = calibrate(files, {});
+  EXPECT_NEAR(skewed.setup_s.value, 4.0 * kSetUp / 3.0, 1e-12);
+  EXPECT_GT(skewed.setup_s.residual, 0.0);
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(without, path);
+  const Calibration old = read_calibration(path);
+  EXPECT_EQ(old.setup_s.points, 0);
+  EXPECT_DOUBLE_EQ(old.setup_s.value, 0.0);
 }
 
 }  // namespace
