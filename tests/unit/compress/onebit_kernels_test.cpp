@@ -31,10 +31,24 @@ Reconstruction reference_means(const float* x, std::size_t size) {
   float positive[16] = {};
   std::size_t negatives = 0;
   const std::size_t rounds = size / 16 * 16;
-  for (std::size_t i = 0; i < rounds; ++i) (x[i] < 0.0F ? negative : positive)[i % 16] += x[i];
+  // if/else, not a conditional lvalue: GCC 12 with -fsanitize=undefined at -O1 sums `(c ? a : b)[l] += x` one ulp
+  // away from the source's order.
+  for (std::size_t i = 0; i < rounds; ++i) {
+    if (x[i] < 0.0F) {
+      negative[i % 16] += x[i];
+    } else {
+      positive[i % 16] += x[i];
+    }
+  }
   float total_negative = 0.0F;
   float total_positive = 0.0F;
-  for (std::size_t i = rounds; i < size; ++i) (x[i] < 0.0F ? total_negative : total_positive) += x[i];
+  for (std::size_t i = rounds; i < size; ++i) {
+    if (x[i] < 0.0F) {
+      total_negative += x[i];
+    } else {
+      total_positive += x[i];
+    }
+  }
   for (std::size_t l = 0; l < 16; ++l) {
     total_negative += negative[l];
     total_positive += positive[l];
