@@ -1,9 +1,10 @@
 #include "perf/bench_points.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string_view>
 
-#include "perf/wire_bytes.hpp"
+#include "common/ring_allreduce_bytes.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -52,7 +53,8 @@ void add_allreduce(const results::BenchmarkRun& run, const std::string& path, do
                    BenchPoints& points) {
   const auto ranks = run.counters.find("ranks");
   if (ranks == run.counters.end() || ranks->second < 2.0) return;
-  points.allreduce.push_back({ring_allreduce_bytes(x, static_cast<int>(ranks->second)), seconds});
+  const auto sent = ring_allreduce_bytes(static_cast<std::uint64_t>(x), static_cast<int>(ranks->second));
+  points.allreduce.push_back({static_cast<double>(sent), seconds});
   note_source(points, "allreduce", path);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/error.hpp"
+#include "common/ring_allreduce_bytes.hpp"
 #include "perf/learner_fits.hpp"
 #include "perf/model_shape.hpp"
 #include "perf/wire_bytes.hpp"
@@ -29,7 +30,8 @@ void sync_exchange(const Calibration& calibration, const Scenario& scenario, con
     costs.bytes_per_sync = onebit_sync_bytes(columns, workers);
     costs.codec_s = onebit_codec_s(calibration, columns, workers);
   } else {
-    costs.bytes_per_sync = ring_allreduce_bytes(costs.base.parameter_bytes, workers);
+    costs.bytes_per_sync =
+        static_cast<double>(ring_allreduce_bytes(static_cast<std::uint64_t>(costs.base.parameter_bytes), workers));
   }
   costs.transfer_s =
       collective_transfer_s(calibration, scenario.platform, costs.bytes_per_sync, workers, scenario.onebit ? 2 : 1);
@@ -44,12 +46,13 @@ void block_exchange(const Calibration& calibration, const Scenario& scenario, Co
   const int workers = costs.base.workers;
   const double partition = std::ceil(static_cast<double>(scenario.samples) / workers);
   costs.syncs = std::ceil(scenario.epochs * partition / static_cast<double>(scenario.block_samples));
-  costs.bytes_per_sync = ring_allreduce_bytes(costs.base.parameter_bytes, workers);
+  costs.bytes_per_sync =
+      static_cast<double>(ring_allreduce_bytes(static_cast<std::uint64_t>(costs.base.parameter_bytes), workers));
   costs.transfer_s = collective_transfer_s(calibration, scenario.platform, costs.bytes_per_sync, workers);
   const bool bmuf = scenario.learner == Learner::kBmuf;
   if (!bmuf) {  // averaging first sums the samples each worker trained on: one more allreduce, of 8 bytes
-    costs.transfer_s +=
-        collective_transfer_s(calibration, scenario.platform, ring_allreduce_bytes(8.0, workers), workers);
+    costs.transfer_s += collective_transfer_s(calibration, scenario.platform,
+                                              static_cast<double>(ring_allreduce_bytes(8, workers)), workers);
   }
   costs.block_update_s = (bmuf ? kBmufBlockUpdates : kAverageBlockUpdates) * costs.update_s;
 }

@@ -5,11 +5,6 @@
 
 namespace psbench::perf {
 
-double ring_allreduce_bytes(double bytes, int ranks) {
-  if (ranks <= 1) return 0.0;
-  return 2.0 * (ranks - 1.0) * bytes / ranks;
-}
-
 compress::ColumnLayout onebit_columns(const std::vector<std::size_t>& column_sizes) {
   return compress::ColumnLayout(column_sizes);
 }

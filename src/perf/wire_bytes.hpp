@@ -7,11 +7,6 @@
 
 namespace psbench::perf {
 
-/// Bytes each rank sends (and receives) in a ring allreduce of bytes over ranks ranks, 2 (ranks - 1) / ranks x
-/// bytes: train's ring_allreduce_bytes (src/train), which perf cannot link (it needs MPI); a unit test checks
-/// that they agree.
-double ring_allreduce_bytes(double bytes, int ranks);
-
 /// The 1-bit columns of a model (ModelShape::column_sizes) as compress lays them out.
 compress::ColumnLayout onebit_columns(const std::vector<std::size_t>& column_sizes);
 

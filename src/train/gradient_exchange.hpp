@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/phase_timer.hpp"
+#include "common/ring_allreduce_bytes.hpp"
 #include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/gradient_listener.hpp"
@@ -36,10 +37,6 @@ struct ExchangeTotals {
   std::uint64_t bytes_sent = 0;      ///< bytes
   std::uint64_t bytes_received = 0;  ///< bytes
 };
-
-/// Bytes each rank sends (and receives) in a ring allreduce of bytes over ranks ranks: 2 (ranks - 1) / ranks x
-/// bytes, rounded down (reduce-scatter, then all-gather, each moving (ranks - 1) of ranks segments); 0 alone.
-std::uint64_t ring_allreduce_bytes(std::uint64_t bytes, int ranks);
 
 /// Turns one step's gradient into the parameters of the next step: by a local SGD update, by a push and
 /// pull against the parameter servers, or by an allreduce among workers. Allocates no buffer per step.

@@ -42,16 +42,6 @@ Scenario scenario_of(Learner learner, const std::string& platform = "this") {
 // words each) and a bias of 10 (3 words): 1,775 words, 7,100 bytes.
 compress::ColumnLayout mlp64_columns() { return onebit_columns(model_shape("mlp:64", {}).column_sizes); }
 
-TEST(WireBytes, RingAllreduceAgreesWithTrain) {
-  for (const int ranks : {1, 2, 3, 4, 7, 64}) {
-    for (const std::uint64_t bytes : {4000ULL, 203560ULL, 2143272ULL}) {
-      EXPECT_DOUBLE_EQ(std::floor(ring_allreduce_bytes(static_cast<double>(bytes), ranks)),
-                       static_cast<double>(train::ring_allreduce_bytes(bytes, ranks)))
-          << bytes << " bytes over " << ranks;
-    }
-  }
-}
-
 TEST(WireBytes, ColumnsAgreeWithTrain) {
   for (const std::string spec : {"mlp:512,256", "mlp:64", "cnn"}) {
     const nn::NetworkPlan plan = nn::plan_network(spec, {1, 28, 28}, 10);

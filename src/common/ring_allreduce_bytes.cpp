@@ -1,7 +1,8 @@
-#include "common/check.hpp"
-#include "train/gradient_exchange.hpp"
+#include "common/ring_allreduce_bytes.hpp"
 
-namespace psbench::train {
+#include "common/check.hpp"
+
+namespace psbench {
 
 std::uint64_t ring_allreduce_bytes(std::uint64_t bytes, int ranks) {
   PSBENCH_CHECK(ranks >= 1) << ranks << " ranks in an allreduce";
@@ -9,4 +10,4 @@ std::uint64_t ring_allreduce_bytes(std::uint64_t bytes, int ranks) {
   return 2 * (n - 1) * bytes / n;
 }
 
-}  // namespace psbench::train
+}  // namespace psbench
