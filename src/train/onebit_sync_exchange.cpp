@@ -5,6 +5,7 @@
 #include "common/aligned_buffer.hpp"
 #include "common/check.hpp"
 #include "compress/onebit.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "train/gradient_exchange.hpp"
 
@@ -30,7 +31,9 @@ StripeWords stripe_words(const compress::ColumnLayout& layout, const std::vector
 // gradient with its residual; the columns are split into W stripes; worker j receives stripe j of every worker's
 // packed gradient (its own too, MPI_Alltoallv), dequantizes and sums them, quantizes the sum with a second residual,
 // and every worker gathers the W packed sums (MPI_Allgatherv) and dequantizes the whole. Then SGD with the sum scaled
-// by 1/W, as in plain sync mode. Every buffer is sized here; a step allocates nothing.
+// by 1/W, as in plain sync mode. Every buffer is sized here; a step allocates nothing. Both collectives are
+// non-blocking and awaited with backoff: in a blocking one Open MPI spins, and where ranks share cores (the virtual
+// rack's nodes, an oversubscribed node) each of its rounds then waits for the scheduler to run the peer.
 class OneBitSyncExchange final : public GradientExchange {
  public:
   OneBitSyncExchange(const mpi::Communicator& workers, std::span<float> gradients,
@@ -104,9 +107,10 @@ class OneBitSyncExchange final : public GradientExchange {
       compress::quantize_onebit(layout_, gradients, residual_.span(), packed_);
     }
     const double scattered_at = monotonic_seconds();
-    PSBENCH_MPI_CALL(MPI_Alltoallv(packed_.data(), stripes_.counts.data(), stripes_.displacements.data(), MPI_UINT32_T,
-                                   received_.data(), from_each_.counts.data(), from_each_.displacements.data(),
-                                   MPI_UINT32_T, comm));
+    PSBENCH_MPI_CALL(MPI_Ialltoallv(packed_.data(), stripes_.counts.data(), stripes_.displacements.data(), MPI_UINT32_T,
+                                    received_.data(), from_each_.counts.data(), from_each_.displacements.data(),
+                                    MPI_UINT32_T, comm, &request_));
+    mpi::wait_all(std::span(&request_, 1));
     const double summed_at = monotonic_seconds();
     timer.add(Phase::kPush, summed_at - scattered_at);
     {
@@ -123,8 +127,9 @@ class OneBitSyncExchange final : public GradientExchange {
           std::span(gathered_).subspan(static_cast<std::size_t>(stripes_.displacements[own()]), own_words));
     }
     const double gathered_at = monotonic_seconds();
-    PSBENCH_MPI_CALL(MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), stripes_.counts.data(),
-                                    stripes_.displacements.data(), MPI_UINT32_T, comm));
+    PSBENCH_MPI_CALL(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), stripes_.counts.data(),
+                                     stripes_.displacements.data(), MPI_UINT32_T, comm, &request_));
+    mpi::wait_all(std::span(&request_, 1));
     const double end = monotonic_seconds();
     timer.add(Phase::kPull, end - gathered_at);
     {
@@ -163,7 +168,8 @@ class OneBitSyncExchange final : public GradientExchange {
   ps::SgdOptimizer optimizer_;
   float scale_;
   std::size_t padded_steps_;
-  std::uint64_t bytes_per_step_ = 0;  // handed to MPI each step, either way: W-1 stripes out and in
+  std::uint64_t bytes_per_step_ = 0;        // handed to MPI each step, either way: W-1 stripes out and in
+  MPI_Request request_ = MPI_REQUEST_NULL;  // the collective in flight
   ExchangeTotals totals_;
   bool stopped_ = false;
 };

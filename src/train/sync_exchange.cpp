@@ -5,6 +5,7 @@
 
 #include "common/aligned_buffer.hpp"
 #include "common/check.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/request_set.hpp"
 #include "train/gradient_exchange.hpp"
@@ -19,7 +20,9 @@ std::size_t bucket_count(std::size_t parameters, std::size_t bucket_values) {
 
 // Bucket k holds the k-th bucket_values gradients counted from the last parameter down (the backward pass
 // finishes the last layer first); the lowest bucket takes what is left. Every bucket's allreduce reads the
-// model's gradient vector and writes the sum into reduced_: no copy of the exchange's own.
+// model's gradient vector and writes the sum into reduced_: no copy of the exchange's own. The step's end awaits the
+// buckets with backoff: in a blocking wait Open MPI spins, and where ranks share cores each round of the allreduce
+// then waits for the scheduler to run the peer.
 class SyncExchange final : public GradientExchange, private nn::GradientListener {
  public:
   SyncExchange(const mpi::Communicator& workers, std::span<float> gradients, ps::SgdConfig config,
@@ -82,7 +85,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
     if (next_bucket_ == 0) begin_step(gradients_);
     poison_ = true;
     start_remaining();
-    PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
+    mpi::wait_all(requests_.all());
     count_step_bytes();
     next_bucket_ = 0;
   }
@@ -145,7 +148,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
       const ScopedPhase push(timer, Phase::kPush);
       const double wait_start = monotonic_seconds();
       start_remaining();
-      PSBENCH_MPI_CALL(MPI_Waitall(static_cast<int>(requests_.size()), requests_.all().data(), MPI_STATUSES_IGNORE));
+      mpi::wait_all(requests_.all());
       const double taken = monotonic_seconds();
       totals_.wait_s += taken - wait_start;
       totals_.wall_s += taken - started_at_;
