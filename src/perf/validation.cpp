@@ -155,18 +155,45 @@ ErrorTable errors_of(const std::vector<RunComparison>& runs, const std::vector<K
   return table;
 }
 
-void append_errors(std::string& out, const ErrorTable& table, const std::vector<Kind>& kinds) {
-  char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-8s %7s %7s %7s %7s\n", "kind", "phase", "MAPE", "median", "p90", "max");
-  out += line;
-  for (const Kind kind : kinds) {
+// Each run of a configuration that has others against the median of those others, per phase.
+std::map<std::string, ErrorSpread> repeat_errors_of(const std::vector<RunComparison>& runs, int& repeated_runs) {
+  std::map<std::string, std::vector<double>> errors;
+  repeated_runs = 0;
+  for (const RunComparison& run : runs) {
+    std::vector<const RunComparison*> others;
+    for (const RunComparison& other : runs)
+      if (&other != &run && other.configuration == run.configuration) others.push_back(&other);
+    if (others.empty()) continue;
+    ++repeated_runs;
     for (const char* phase : kValidatedPhases) {
-      const ErrorSpread& e = table.at(kind).at(phase);
-      std::snprintf(line, sizeof line, "%-8s %-8s %7.1f %7.1f %7.1f %7.1f\n", kind_name(kind), phase, e.mean, e.median,
-                    e.p90, e.max);
-      out += line;
+      std::vector<double> values;
+      for (const RunComparison* other : others) values.push_back(other->measured.at(phase));
+      errors[phase].push_back(percent_error(run.measured.at(phase), median(values)));
     }
   }
+  std::map<std::string, ErrorSpread> out;
+  for (const auto& [phase, values] : errors) out[phase] = error_spread(values);
+  return out;
+}
+
+// The header of a table of error spreads, its first column headed `label` and its mean `mean`.
+void append_spread_header(std::string& out, const char* label, const char* mean) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%-8s %-8s %7s %7s %7s %7s\n", label, "phase", mean, "median", "p90", "max");
+  out += line;
+}
+
+// One row of such a table.
+void append_spread_row(std::string& out, const char* label, const char* phase, const ErrorSpread& e) {
+  char line[160];
+  std::snprintf(line, sizeof line, "%-8s %-8s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
+  out += line;
+}
+
+void append_errors(std::string& out, const ErrorTable& table, const std::vector<Kind>& kinds) {
+  append_spread_header(out, "kind", "MAPE");
+  for (const Kind kind : kinds)
+    for (const char* phase : kValidatedPhases) append_spread_row(out, kind_name(kind), phase, table.at(kind).at(phase));
 }
 
 using Ordered = nlohmann::ordered_json;
@@ -214,6 +241,22 @@ Ordered spread_json(const ErrorTable& table, const std::vector<Kind>& kinds, dou
     Ordered phases = Ordered::object();
     for (const char* phase : kValidatedPhases) phases[phase] = table.at(kind).at(phase).*figure;
     out[kind_name(kind)] = phases;
+  }
+  return out;
+}
+
+// The repeats' spread: count, then per phase the mean, median, 90th percentile and largest error; null without any.
+Ordered repeats_json(const Validation& validation) {
+  if (validation.repeat_errors.empty()) return nullptr;
+  Ordered out{{"count", validation.repeated_runs}};
+  const std::pair<const char*, double ErrorSpread::*> figures[] = {{"mape_percent", &ErrorSpread::mean},
+                                                                   {"median_ape_percent", &ErrorSpread::median},
+                                                                   {"p90_ape_percent", &ErrorSpread::p90},
+                                                                   {"max_ape_percent", &ErrorSpread::max}};
+  for (const auto& [key, figure] : figures) {
+    Ordered phases = Ordered::object();
+    for (const char* phase : kValidatedPhases) phases[phase] = validation.repeat_errors.at(phase).*figure;
+    out[key] = phases;
   }
   return out;
 }
@@ -267,7 +310,8 @@ std::string format_validation_json(const Validation& validation, const std::vect
                  {"configurations", configurations},
                  {"runs", runs},
                  {"over_configurations", summary_json(validation.configurations, validation.errors, kinds)},
-                 {"over_runs", summary_json(validation.runs, validation.run_errors, kinds)}}
+                 {"over_runs", summary_json(validation.runs, validation.run_errors, kinds)},
+                 {"repeats", repeats_json(validation)}}
              .dump(2) +
          "\n";
 }
@@ -280,6 +324,7 @@ Validation validate_runs(const Calibration& calibration, const std::vector<std::
   v.configurations = by_configuration(v.runs);
   v.errors = errors_of(v.configurations, options.kinds);
   v.run_errors = errors_of(v.runs, options.kinds);
+  v.repeat_errors = repeat_errors_of(v.runs, v.repeated_runs);
   return v;
 }
 
@@ -314,6 +359,12 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
   append_errors(out, validation.errors, kinds);
   out += "\nAbsolute error (%) over every run, one by one\n";
   append_errors(out, validation.run_errors, kinds);
+  if (validation.repeat_errors.empty()) return out;
+  out += "\nThe runs' own spread (%): each of " + std::to_string(validation.repeated_runs) +
+         " repeated runs against the median of its configuration's others\n";
+  append_spread_header(out, "", "mean");
+  for (const char* phase : kValidatedPhases)
+    append_spread_row(out, "repeats", phase, validation.repeat_errors.at(phase));
   return out;
 }
 

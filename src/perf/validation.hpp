@@ -56,6 +56,10 @@ struct Validation {
   std::vector<RunComparison> configurations;  ///< one per configuration: its runs' medians, in first-seen order
   ErrorTable errors;                          ///< over the configurations (--max-mape judges its mean)
   ErrorTable run_errors;                      ///< over every run
+  /// phase -> how far each run of a repeated configuration lies from the median of its configuration's other runs
+  /// (the error of a model exact on those runs: the sweep's own noise beside run_errors); empty when none repeats
+  std::map<std::string, ErrorSpread> repeat_errors;
+  int repeated_runs = 0;  ///< the runs repeat_errors covers
 };
 
 /// Options of a validation.
@@ -84,12 +88,12 @@ inline constexpr int kValidationJsonFormat = 1;
 /// I/O, repetitions, measured median, lowest and highest of each phase and of kMeasuredQuantities, predicted and
 /// signed error per kind and phase), the same per run, and per kind and phase the MAPE, the median, 90th
 /// percentile and maximum absolute percentage error and the count within the band, over the configurations and
-/// over every run.
+/// over every run, and the repeats' own spread (null when no configuration repeats).
 std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds);
 
 /// Text: one line per configuration and phase with the measured median (and range), predicted seconds and errors,
 /// then per kind and phase the MAPE, median, 90th percentile and maximum error over the configurations and over
-/// every run.
+/// every run, and the same spread of each repeated run against its configuration's other runs.
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds);
 
 }  // namespace psbench::perf

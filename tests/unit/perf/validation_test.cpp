@@ -139,6 +139,36 @@ TEST_F(ValidationTest, EveryLearnerIsItsOwnConfigurationPredictedAsItRuns) {
 }
 
 // Errors of 2, 4, 10, 30 and 54%: their mean 20, median 10, 90th percentile at position 3.6 of 4, 44.4.
+// Runs at 1x, 0.5x and 3x: each against the median of the other two is off by 3 / 5.25, 1.5 / 6 and 9 / 2.25
+// (42.86%, 75% and 300%) in every phase, as every timed figure scales alike.
+TEST_F(ValidationTest, RepeatsSpreadIsEachRunAgainstTheMedianOfItsOthers) {
+  const Validation v = validate_runs(Calibration{}, files_, ValidateOptions{});
+  EXPECT_EQ(v.repeated_runs, 3);
+  const auto document = nlohmann::json::parse(format_validation_json(v, {}));
+  const auto& repeats = document.at("repeats");
+  EXPECT_EQ(repeats.at("count").get<int>(), 3);
+  for (const char* phase : kValidatedPhases) {
+    const ErrorSpread& e = v.repeat_errors.at(phase);
+    EXPECT_NEAR(e.mean, (100.0 * 2.25 / 5.25 + 75.0 + 300.0) / 3.0, 1e-9) << phase;
+    EXPECT_NEAR(e.median, 75.0, 1e-9) << phase;
+    EXPECT_NEAR(e.p90, 75.0 + 0.8 * 225.0, 1e-9) << phase;
+    EXPECT_NEAR(e.max, 300.0, 1e-9) << phase;
+    EXPECT_DOUBLE_EQ(repeats.at("mape_percent").at(phase).get<double>(), e.mean) << phase;
+    EXPECT_DOUBLE_EQ(repeats.at("max_ape_percent").at(phase).get<double>(), e.max) << phase;
+  }
+  EXPECT_NE(format_validation(v, {}).find("repeats  total      139.3    75.0   255.0   300.0"), std::string::npos)
+      << format_validation(v, {});
+}
+
+// A run without a repetition has no spread of its own: the JSON says null and the text leaves the table out.
+TEST_F(ValidationTest, NoRepeatsNoSpread) {
+  const Validation v = validate_runs(Calibration{}, {files_[0]}, ValidateOptions{});
+  EXPECT_EQ(v.repeated_runs, 0);
+  EXPECT_TRUE(v.repeat_errors.empty());
+  EXPECT_TRUE(nlohmann::json::parse(format_validation_json(v, {})).at("repeats").is_null());
+  EXPECT_EQ(format_validation(v, {}).find("repeats"), std::string::npos);
+}
+
 TEST(ErrorSpread, MeanMedianP90AndMaxByHand) {
   const ErrorSpread e = error_spread({30.0, 2.0, 54.0, 10.0, 4.0});
   EXPECT_DOUBLE_EQ(e.mean, 20.0);
