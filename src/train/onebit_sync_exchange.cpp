@@ -29,8 +29,8 @@ StripeWords stripe_words(const compress::ColumnLayout& layout, const std::vector
 
 // CNTK's 1-bit aggregation (AllReduceDistGradAggregator), after the backward pass: every worker quantizes its whole
 // gradient with its residual; the columns are split into W stripes; worker j receives stripe j of every worker's
-// packed gradient (its own too, MPI_Alltoallv), dequantizes and sums them, quantizes the sum with a second residual,
-// and every worker gathers the W packed sums (MPI_Allgatherv) and dequantizes the whole. Then SGD with the sum scaled
+// packed gradient (its own too, MPI_Ialltoallv), dequantizes and sums them, quantizes the sum with a second residual,
+// and every worker gathers the W packed sums (MPI_Iallgatherv) and dequantizes the whole. Then SGD with the sum scaled
 // by 1/W, as in plain sync mode. Every buffer is sized here; a step allocates nothing. Both collectives are
 // non-blocking and awaited with backoff: in a blocking one Open MPI spins, and where ranks share cores (the virtual
 // rack's nodes, an oversubscribed node) each of its rounds then waits for the scheduler to run the peer.
