@@ -95,14 +95,16 @@ run_sweep() {
 }
 
 # The benchmark files (docs/formats.md, Bench file) with the project's own runner: nn, push/pull, server update, data I/O
-# and server saturation.
+# (the fresh-page chains too), server saturation and the trainer's set-up: what calib.json and the report rest on (not
+# the trainer limit, which neither reads).
 run_bench() {
   # The shared window lives in /dev/shm: without huge pages there a large model's server update slows several
   # times (docs/benchmarks.md); the files record it (window_huge_pages), and this line says it before the run.
   if ! grep -qE '^\S+ /dev/shm tmpfs \S*huge=(advise|always|within_size)' /proc/mounts; then
     echo "measure: warning: /dev/shm has no huge pages (mount -o remount,huge=advise /dev/shm gives them)" >&2
   fi
-  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --saturation-paths shared,messages --out "$raw/bench"
+  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,push_pull,server_update,data_io,server_saturation,train_setup \
+    --saturation-paths shared,messages --out "$raw/bench"
 }
 
 # calibration_run NAME DATA MODEL IO REPETITION: one of the runs `psbench model calibrate --runs` fits the

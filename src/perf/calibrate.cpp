@@ -20,6 +20,9 @@ std::string joined(const std::vector<std::string>& paths) {
 BenchPoints read_bench(const std::vector<std::string>& files) {
   BenchPoints points;
   for (const std::string& path : files) {
+    // The trainer against local trainers (bench/trainer_limit.sh): nothing in it to fit, and run_all.sh writes it
+    // beside the others, so that --bench DIR/*.json takes a whole run_all.sh folder.
+    if (results::is_trainer_limit_file(path)) continue;
     const results::BenchFile file = results::read_bench_file(path);
     if (const auto* gb = std::get_if<results::GoogleBenchmarkFile>(&file)) {
       add_google_benchmark(*gb, path, points);

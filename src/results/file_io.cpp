@@ -62,6 +62,11 @@ BenchFile parse_bench(const std::string& text, const std::string& source) {
 
 BenchFile read_bench_file(const std::string& path) { return parse_bench(read_text(path), path); }
 
+bool is_trainer_limit_file(const std::string& path) {
+  const Json document = parse_json(read_text(path), path);
+  return document.is_object() && document.contains("benchmark") && document.at("benchmark") == "trainer_limit";
+}
+
 GoogleBenchmarkFile read_google_benchmark_file(const std::string& path) {
   BenchFile file = read_bench_file(path);
   if (auto* google = std::get_if<GoogleBenchmarkFile>(&file)) return std::move(*google);

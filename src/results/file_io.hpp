@@ -22,6 +22,10 @@ BenchFile read_bench_file(const std::string& path);
 /// Parses a benchmark document from text; source names it in errors.
 BenchFile parse_bench(const std::string& text, const std::string& source);
 
+/// Whether a file is bench/trainer_limit.sh's trainer_limit.json (format 1, "benchmark": "trainer_limit"), which
+/// bench/run_all.sh writes beside the files calibrate reads; errors as read_bench_file's.
+bool is_trainer_limit_file(const std::string& path);
+
 /// read_bench_file() for a file that must be a Google Benchmark file (UserError naming it otherwise).
 GoogleBenchmarkFile read_google_benchmark_file(const std::string& path);
 

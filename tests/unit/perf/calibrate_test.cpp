@@ -193,6 +193,21 @@ TEST_F(CalibrateTest, ClearErrors) {
 // of each size twice as slow (the machine's memory state moves between launches: the medians ignore it).
 constexpr double kLaterIntercept = 60e-3, kLaterSlope = 2e-9;
 
+// bench/run_all.sh writes trainer_limit.json beside the files calibrate fits: a whole folder calibrates as without it.
+TEST_F(CalibrateTest, PassesOverTheTrainerLimitFile) {
+  std::vector<std::string> files = all_files();
+  const Calibration without = calibrate(files, {});
+  files.push_back(
+      write("trainer_limit.json", {{"format", 1}, {"benchmark", "trainer_limit"}, {"runs", results::Json::array()}}));
+  const Calibration with = calibrate(files, {});
+  EXPECT_DOUBLE_EQ(with.update.slope, without.update.slope);
+  EXPECT_DOUBLE_EQ(with.compute[0].step.slope, without.compute[0].step.slope);
+  EXPECT_DOUBLE_EQ(with.disk_sequential_Bps.value, without.disk_sequential_Bps.value);
+  // Another document with a "benchmark" key is still read, and refused with its key named.
+  files.back() = write("other.json", {{"format", 1}, {"benchmark", "other"}});
+  expect_user_error([&] { calibrate(files, {}); }, "benchmark");
+}
+
 TEST_F(CalibrateTest, FitsTheFreshPageReadsAndKeepsThemOptional) {
   std::vector<std::string> files = all_files();
   const Calibration without = calibrate(files, {});
