@@ -74,6 +74,17 @@ bool names_output_file(int argc, char** argv) {
   return false;
 }
 
+void drop_output_file(int& argc, char** argv) {
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg(argv[i]);
+    if (arg.starts_with("--benchmark_out=") || arg.starts_with("--benchmark_out_format=")) continue;
+    argv[kept++] = argv[i];
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+}
+
 void run_benchmarks(bool to_file) {
   benchmark::ConsoleReporter console;
   benchmark::JSONReporter json;

@@ -31,6 +31,10 @@ class ContractReporter : public benchmark::BenchmarkReporter {
 /// True when argv has --benchmark_out=FILE; ask before benchmark::Initialize, which takes the flag out.
 bool names_output_file(int argc, char** argv);
 
+/// Takes --benchmark_out=FILE and --benchmark_out_format=F out of argv, for a process that must not write the file
+/// (call before benchmark::Initialize): Google Benchmark opens and truncates it in every process given the flag.
+void drop_output_file(int& argc, char** argv);
+
 /// Runs the registered benchmarks (after benchmark::Initialize) through ContractReporter: to the console,
 /// and when to_file, as JSON to the file --benchmark_out named (whatever --benchmark_out_format says).
 void run_benchmarks(bool to_file);

@@ -342,6 +342,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   const bool to_file = psbench::bench::names_output_file(argc, argv);
+  if (workers().rank() != 0) psbench::bench::drop_output_file(argc, argv);  // only worker 1 writes the file
   benchmark::Initialize(&argc, argv);
   if (workers().rank() == 0) {
     psbench::bench::add_benchmark_context(psbench::bench::collect_context());

@@ -71,5 +71,21 @@ TEST(ContractReporter, MedianAggregatesAreTheLimitWhenReported) {
   EXPECT_EQ(recorder.runs_[2].benchmark_name(), "BM_PushPull/path:0/4096_median");
 }
 
+// A rank that must not write the output file loses both output flags and keeps every other argument in order.
+TEST(OutputFile, DroppedFromArgvBeforeInitialize) {
+  std::string words[] = {"bench", "--max-bytes=4096", "--benchmark_out=f.json", "--benchmark_filter=X",
+                         "--benchmark_out_format=json"};
+  char* argv[] = {words[0].data(), words[1].data(), words[2].data(), words[3].data(), words[4].data(), nullptr};
+  int argc = 5;
+  EXPECT_TRUE(names_output_file(argc, argv));
+  drop_output_file(argc, argv);
+  ASSERT_EQ(argc, 3);
+  EXPECT_EQ(std::string(argv[0]), "bench");
+  EXPECT_EQ(std::string(argv[1]), "--max-bytes=4096");
+  EXPECT_EQ(std::string(argv[2]), "--benchmark_filter=X");
+  EXPECT_EQ(argv[3], nullptr);
+  EXPECT_FALSE(names_output_file(argc, argv));
+}
+
 }  // namespace
 }  // namespace psbench::bench
