@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "bench_context.hpp"
 #include "common/median.hpp"
 
 namespace psbench::bench {
@@ -83,6 +84,27 @@ void drop_output_file(int& argc, char** argv) {
   }
   argc = kept;
   argv[argc] = nullptr;
+}
+
+namespace {
+
+// Discards results: the ranks that do not report run the same loops.
+class SilentReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context& /*context*/) override { return true; }
+  void ReportRuns(const std::vector<Run>& /*runs*/) override {}
+};
+
+}  // namespace
+
+void run_benchmarks_on_ranks(bool reporting, bool to_file) {
+  if (reporting) {
+    add_benchmark_context(collect_context());
+    run_benchmarks(to_file);
+    return;
+  }
+  SilentReporter silent;
+  benchmark::RunSpecifiedBenchmarks(&silent);
 }
 
 void run_benchmarks(bool to_file) {

@@ -35,6 +35,11 @@ bool names_output_file(int argc, char** argv);
 /// (call before benchmark::Initialize): Google Benchmark opens and truncates it in every process given the flag.
 void drop_output_file(int& argc, char** argv);
 
+/// An MPI benchmark whose ranks all run the same loops: the reporting rank runs them through run_benchmarks with
+/// the machine's context (bench_context.hpp), every other rank silently (call after benchmark::Initialize; the
+/// others must have had drop_output_file).
+void run_benchmarks_on_ranks(bool reporting, bool to_file);
+
 /// Runs the registered benchmarks (after benchmark::Initialize) through ContractReporter: to the console,
 /// and when to_file, as JSON to the file --benchmark_out named (whatever --benchmark_out_format says).
 void run_benchmarks(bool to_file);

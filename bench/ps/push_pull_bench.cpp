@@ -293,13 +293,6 @@ void serve_commands() {
   }
 }
 
-// Discards results: every worker runs each benchmark, one reports.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context& /*context*/) override { return true; }
-  void ReportRuns(const std::vector<Run>& /*runs*/) override {}
-};
-
 // Takes --max-bytes=N out of argv (the rest is Google Benchmark's): the largest power-of-4 size.
 std::int64_t take_max_bytes(int& argc, char** argv) {
   constexpr std::string_view kFlag = "--max-bytes=";
@@ -344,13 +337,7 @@ int main(int argc, char** argv) {
   const bool to_file = psbench::bench::names_output_file(argc, argv);
   if (workers().rank() != 0) psbench::bench::drop_output_file(argc, argv);  // only worker 1 writes the file
   benchmark::Initialize(&argc, argv);
-  if (workers().rank() == 0) {
-    psbench::bench::add_benchmark_context(psbench::bench::collect_context());
-    psbench::bench::run_benchmarks(to_file);
-  } else {
-    SilentReporter silent;  // other workers run the same loops; only worker 1 reports
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
+  psbench::bench::run_benchmarks_on_ranks(workers().rank() == 0, to_file);  // only worker 1 reports
   send_command(Command::kQuit, 0);
   benchmark::Shutdown();
   return 0;

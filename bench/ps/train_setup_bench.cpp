@@ -128,13 +128,6 @@ void BM_TrainSetUp(benchmark::State& state) {
   state.counters["vs_limit"] = setup > 0.0 ? build / setup : 0.0;
 }
 
-// Discards results: every rank runs each benchmark, rank 0 reports.
-class SilentReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context& /*context*/) override { return true; }
-  void ReportRuns(const std::vector<Run>& /*runs*/) override {}
-};
-
 // Takes --data=FILE and --model=SPEC out of argv; refuses a missing --data.
 void take_flags(int& argc, char** argv) {
   int kept = 1;
@@ -151,16 +144,6 @@ void take_flags(int& argc, char** argv) {
   argc = kept;
   if (flags().data.empty())
     throw psbench::UserError("bench_train_setup needs --data=FILE.h5 (the file each run trains on)");
-}
-
-// Takes --benchmark_out=FILE out of argv: only rank 0 writes the file (Google Benchmark opens it on every rank that
-// has the flag, silent reporter or not).
-void drop_output_file(int& argc, char** argv) {
-  int kept = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::string_view(argv[i]).starts_with("--benchmark_out=")) argv[kept++] = argv[i];
-  }
-  argc = kept;
 }
 
 // Every rank reads the data file's test split and checks the model against it, so bad input stops every rank here.
@@ -185,7 +168,7 @@ int main(int argc, char** argv) {
     if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
     return 2;
   }
-  if (world().rank() != 0) drop_output_file(argc, argv);
+  if (world().rank() != 0) psbench::bench::drop_output_file(argc, argv);
   const bool to_file = psbench::bench::names_output_file(argc, argv);
   benchmark::Initialize(&argc, argv);
   // The name's last argument is the workers, the abscissa psbench model calibrate fits the set-up against.
@@ -193,13 +176,7 @@ int main(int argc, char** argv) {
       ->Arg(world().size() - 1)
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond);
-  if (world().rank() == 0) {
-    psbench::bench::add_benchmark_context(psbench::bench::collect_context());
-    psbench::bench::run_benchmarks(to_file);
-  } else {
-    SilentReporter silent;
-    benchmark::RunSpecifiedBenchmarks(&silent);
-  }
+  psbench::bench::run_benchmarks_on_ranks(world().rank() == 0, to_file);
   benchmark::Shutdown();
   return 0;
 }
