@@ -15,7 +15,7 @@ compress::ColumnLayout onebit_columns(const std::vector<std::size_t>& column_siz
 double onebit_push_bytes(const compress::ColumnLayout& columns, int servers);
 
 /// Bytes the busiest of workers ranks sends (and receives) per step of 1-bit sync SGD: the other workers' stripes
-/// of its packed gradient (MPI_Alltoallv), then its packed stripe sum to each of them (MPI_Allgatherv), stripes as
+/// of its packed gradient (MPI_Ialltoallv), then its packed stripe sum to each of them (MPI_Iallgatherv), stripes as
 /// compress::stripe_bounds cuts them.
 double onebit_sync_bytes(const compress::ColumnLayout& columns, int workers);
 

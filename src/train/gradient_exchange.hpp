@@ -30,7 +30,7 @@ struct StepInfo {
 /// moment its result was taken, wait_s the part of it the worker was blocked; bytes_sent and bytes_received what
 /// it handed to MPI and took back (async: every push, reply, done header and final shard, a 1-bit push as
 /// its packed form; a collective: what a ring allreduce of it moves per rank, ring_allreduce_bytes(); 1-bit sync:
-/// the stripes it sends to and receives from the other workers in its MPI_Alltoallv and MPI_Allgatherv).
+/// the stripes it sends to and receives from the other workers in its MPI_Ialltoallv and MPI_Iallgatherv).
 struct ExchangeTotals {
   double wall_s = 0.0;               ///< seconds
   double wait_s = 0.0;               ///< seconds
@@ -128,8 +128,8 @@ std::unique_ptr<GradientExchange> make_block_exchange(const mpi::Communicator& w
                                                       std::uint64_t own_samples, std::uint64_t batch);
 /// Synchronous data-parallel exchange with CNTK's 1-bit SGD (--compress onebit), after the backward pass: each worker
 /// quantizes gradients (the model's gradient vector, which every step must pass) per column of columns, with its
-/// residual when error_feedback; worker j receives stripe j of everyone's (MPI_Alltoallv), sums it dequantized,
-/// quantizes the sum with a second residual, and every worker gathers the packed sums (MPI_Allgatherv) and applies
+/// residual when error_feedback; worker j receives stripe j of everyone's (MPI_Ialltoallv), sums it dequantized,
+/// quantizes the sum with a second residual, and every worker gathers the packed sums (MPI_Iallgatherv) and applies
 /// SGD with their dequantized sum scaled by 1/W. Steps per epoch are agreed as in make_sync_exchange.
 std::unique_ptr<GradientExchange> make_onebit_sync_exchange(const mpi::Communicator& workers,
                                                             std::span<float> gradients,

@@ -100,8 +100,8 @@ TEST(ExchangeAllocations, AveragingStepsAndBlocksAllocateNoBuffer) {
   expect_counted_steps_allocate_nothing(model, *exchange);
 }
 
-// 1-bit sync: the quantization, the MPI_Alltoallv of the stripes, their dequantized sum and its quantization, the
-// MPI_Allgatherv and the update, with and without error feedback.
+// 1-bit sync: the quantization, the MPI_Ialltoallv of the stripes, their dequantized sum and its quantization, the
+// MPI_Iallgatherv and the update, with and without error feedback.
 TEST(ExchangeAllocations, OneBitSyncStepAllocatesNoBuffer) {
   const auto world = mpi::Communicator::world();
   for (const bool error_feedback : {true, false}) {
