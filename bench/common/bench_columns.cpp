@@ -5,10 +5,10 @@
 namespace psbench::bench {
 
 compress::ColumnLayout bench_columns(std::size_t values) {
-  constexpr std::size_t kColumn = 784;
-  std::vector<std::size_t> sizes(values / kColumn, kColumn);
-  if (values % kColumn != 0) sizes.push_back(values % kColumn);
-  return compress::ColumnLayout(sizes);
+  constexpr compress::Matrix kLayer{512, 784};
+  std::vector<compress::Matrix> matrices(values / (kLayer.rows * kLayer.width), kLayer);
+  if (values % (kLayer.rows * kLayer.width) != 0) matrices.push_back({values % (kLayer.rows * kLayer.width), 1});
+  return compress::ColumnLayout(matrices);
 }
 
 }  // namespace psbench::bench

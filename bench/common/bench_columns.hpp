@@ -6,8 +6,8 @@
 
 namespace psbench::bench {
 
-/// The 1-bit benchmarks' columns over values floats: 784 values each (mlp:512,256's first layer has one per output
-/// unit), the last one shorter.
+/// The 1-bit benchmarks' columns over values floats: mlp:512,256's first layer as 1-bit SGD quantizes it (its 512 x
+/// 784 weights, a column of 512 values per input) as many times as it fits, then the rest as one vector.
 compress::ColumnLayout bench_columns(std::size_t values);
 
 }  // namespace psbench::bench

@@ -203,32 +203,198 @@ struct OneBit {
     for (; i < size; ++i) residual[i] -= residual[i] < 0.0F ? r.lower : r.upper;
   }
 
-  /// Quantizes count columns (quantize_onebit's contract).
+  /// The columns [c, c + kWidth) when they are a tile: a matrix's adjacent columns of one size, so that a vector
+  /// holds one value of each (a row of the tile) and the tile is taken row by row.
+  static bool is_tile(const Column* columns, std::size_t c, std::size_t count) {
+    if (columns[c].stride == 1 || c + kWidth > count) return false;
+    for (std::size_t l = 1; l < kWidth; ++l) {
+      const Column& column = columns[c + l];
+      if (column.stride != columns[c].stride || column.size != columns[c].size || column.begin != columns[c].begin + l)
+        return false;
+    }
+    return true;
+  }
+
+  /// The reconstruction of a column from its sums.
+  static Reconstruction means(const Sums& sums, std::size_t size) {
+    const std::size_t positives = size - sums.negatives;
+    Reconstruction r{0.0F, 0.0F};
+    if (sums.negatives > 0) r.lower = sums.negative / static_cast<float>(sums.negatives);
+    if (positives > 0) r.upper = sums.positive / static_cast<float>(positives);
+    return r;
+  }
+
+  /// Writes a column's reconstruction values into the first two words of its packed form.
+  static void write_header(std::uint32_t* words, Reconstruction r) {
+    words[0] = __builtin_bit_cast(std::uint32_t, r.lower);
+    words[1] = __builtin_bit_cast(std::uint32_t, r.upper);
+  }
+
+  /// One pass over a strided column (sum_and_pack's contract), value by value in order: the order in which a tile's
+  /// lanes sum, so that a column gives the same sums bit for bit whether it is taken alone or in a tile.
+  template <bool kFeedback>
+  static Sums sum_and_pack_strided(const float* values, float* residual, std::size_t size, std::size_t stride,
+                                   std::uint32_t* words) {
+    Sums sums;
+    std::uint32_t word = 0;
+    for (std::size_t i = 0; i < size; ++i) {
+      float x = values[i * stride];
+      if constexpr (kFeedback) {
+        x += residual[i * stride];
+        residual[i * stride] = x;
+      }
+      if (x < 0.0F) {
+        sums.negative += x;
+        ++sums.negatives;
+      } else {
+        sums.positive += x;
+        word |= std::uint32_t{1} << (i % kWordBits);
+      }
+      if (i % kWordBits == kWordBits - 1 || i + 1 == size) {
+        words[i / kWordBits] = word;
+        word = 0;
+      }
+    }
+    return sums;
+  }
+
+  /// Quantizes the kWidth columns of a tile (is_tile), a row of the tile per vector: lane l sums column l's values
+  /// in order and collects its bits.
+  template <bool kFeedback>
+  static void quantize_tile(const Column* tile, const float* values, float* residual, std::uint32_t* packed) {
+    const std::size_t size = tile[0].size;
+    const std::size_t stride = tile[0].stride;
+    const float* in = values + tile[0].begin;
+    float* kept = kFeedback ? residual + tile[0].begin : nullptr;
+    Floats negative{};
+    Floats positive{};
+    Masks negatives{};  // minus the count per lane: a below-zero mask is -1
+    Masks word{};
+    for (std::size_t i = 0; i < size; ++i) {
+      Floats x = load(in + i * stride);
+      if constexpr (kFeedback) {
+        x += load(kept + i * stride);
+        store(kept + i * stride, x);
+      }
+      const Masks below = below_zero(x);
+      negative += floats_of(bits_of(x) & below);
+      positive += floats_of(bits_of(x) & ~below);
+      negatives += below;
+      word |= ~below & splat(static_cast<std::int32_t>(std::uint32_t{1} << (i % kWordBits)));
+      if (i % kWordBits == kWordBits - 1 || i + 1 == size) {
+        for (std::size_t l = 0; l < kWidth; ++l) packed[tile[l].word + 2 + i / kWordBits] = static_cast<std::uint32_t>(word[l]);
+        word = Masks{};
+      }
+    }
+    Floats lower{};
+    Floats upper{};
+    for (std::size_t l = 0; l < kWidth; ++l) {
+      const Reconstruction r =
+          means({negative[l], positive[l], static_cast<std::size_t>(-negatives[l])}, size);
+      write_header(packed + tile[l].word, r);
+      lower[l] = r.lower;
+      upper[l] = r.upper;
+    }
+    if constexpr (kFeedback) {
+      for (std::size_t i = 0; i < size; ++i) {
+        const Floats x = load(kept + i * stride);
+        const Masks below = below_zero(x);
+        store(kept + i * stride, x - floats_of((bits_of(lower) & below) | (bits_of(upper) & ~below)));
+      }
+    }
+  }
+
+  /// Quantizes one column, contiguous or strided.
+  static void quantize_column(const Column& column, const float* values, float* residual, std::uint32_t* packed) {
+    const float* in = values + column.begin;
+    float* kept = residual != nullptr ? residual + column.begin : nullptr;
+    std::uint32_t* words = packed + column.word;
+    Sums sums;
+    if (column.stride == 1) {
+      sums = kept != nullptr ? sum_and_pack<true>(in, kept, column.size, words + 2)
+                             : sum_and_pack<false>(in, nullptr, column.size, words + 2);
+    } else {
+      sums = kept != nullptr ? sum_and_pack_strided<true>(in, kept, column.size, column.stride, words + 2)
+                             : sum_and_pack_strided<false>(in, nullptr, column.size, column.stride, words + 2);
+    }
+    const Reconstruction r = means(sums, column.size);
+    write_header(words, r);
+    if (kept == nullptr) return;
+    if (column.stride == 1) {
+      subtract_reconstruction(kept, column.size, r);
+    } else {
+      for (std::size_t i = 0; i < column.size; ++i) kept[i * column.stride] -= kept[i * column.stride] < 0.0F ? r.lower : r.upper;
+    }
+  }
+
+  /// Quantizes count columns (quantize_onebit's contract): tiles of kWidth strided columns a row at a time, other
+  /// columns one by one.
   static void quantize(const Column* columns, std::size_t count, const float* values, float* residual,
                        std::uint32_t* packed) {
-    for (std::size_t c = 0; c < count; ++c) {
-      const Column& column = columns[c];
-      const float* in = values + column.begin;
-      float* kept = residual != nullptr ? residual + column.begin : nullptr;
-      std::uint32_t* words = packed + column.word;
-      const Sums sums = kept != nullptr ? sum_and_pack<true>(in, kept, column.size, words + 2)
-                                        : sum_and_pack<false>(in, nullptr, column.size, words + 2);
-      const std::size_t positives = column.size - sums.negatives;
-      Reconstruction r{0.0F, 0.0F};
-      if (sums.negatives > 0) r.lower = sums.negative / static_cast<float>(sums.negatives);
-      if (positives > 0) r.upper = sums.positive / static_cast<float>(positives);
-      words[0] = __builtin_bit_cast(std::uint32_t, r.lower);
-      words[1] = __builtin_bit_cast(std::uint32_t, r.upper);
-      if (kept != nullptr) subtract_reconstruction(kept, column.size, r);
+    for (std::size_t c = 0; c < count;) {
+      if (is_tile(columns, c, count)) {
+        if (residual != nullptr) {
+          quantize_tile<true>(columns + c, values, residual, packed);
+        } else {
+          quantize_tile<false>(columns + c, values, nullptr, packed);
+        }
+        c += kWidth;
+      } else {
+        quantize_column(columns[c], values, residual, packed);
+        ++c;
+      }
     }
   }
 
   /// Writes (with kAdd: adds) the reconstruction of every value of count columns' packed form into out.
   template <bool kAdd>
   static void unpack(const Column* columns, std::size_t count, const std::uint32_t* packed, float* out) {
-    for (std::size_t c = 0; c < count; ++c) {
-      const Column& column = columns[c];
-      unpack_column<kAdd>(packed + column.word, column.size, out + column.begin);
+    for (std::size_t c = 0; c < count;) {
+      if (is_tile(columns, c, count)) {
+        unpack_tile<kAdd>(columns + c, packed, out);
+        c += kWidth;
+        continue;
+      }
+      const Column& column = columns[c++];
+      if (column.stride == 1) {
+        unpack_column<kAdd>(packed + column.word, column.size, out + column.begin);
+      } else {
+        unpack_strided<kAdd>(packed + column.word, column.size, column.stride, out + column.begin);
+      }
+    }
+  }
+
+  /// unpack() of a tile (is_tile), a row of the tile per vector.
+  template <bool kAdd>
+  static void unpack_tile(const Column* tile, const std::uint32_t* packed, float* out) {
+    const std::size_t size = tile[0].size;
+    const std::size_t stride = tile[0].stride;
+    Masks lower{};
+    Masks upper{};
+    for (std::size_t l = 0; l < kWidth; ++l) {
+      lower[l] = static_cast<std::int32_t>(packed[tile[l].word]);
+      upper[l] = static_cast<std::int32_t>(packed[tile[l].word + 1]);
+    }
+    Masks word{};
+    float* to = out + tile[0].begin;
+    for (std::size_t i = 0; i < size; ++i) {
+      if (i % kWordBits == 0) {
+        for (std::size_t l = 0; l < kWidth; ++l) word[l] = static_cast<std::int32_t>(packed[tile[l].word + 2 + i / kWordBits]);
+      }
+      const Masks set = (word & splat(static_cast<std::int32_t>(std::uint32_t{1} << (i % kWordBits)))) != 0;
+      Floats value = floats_of((upper & set) | (lower & ~set));
+      if constexpr (kAdd) value += load(to + i * stride);
+      store(to + i * stride, value);
+    }
+  }
+
+  /// unpack() of one strided column.
+  template <bool kAdd>
+  static void unpack_strided(const std::uint32_t* words, std::size_t size, std::size_t stride, float* out) {
+    const Reconstruction r{__builtin_bit_cast(float, words[0]), __builtin_bit_cast(float, words[1])};
+    for (std::size_t i = 0; i < size; ++i) {
+      const float value = (words[2 + i / kWordBits] >> (i % kWordBits) & 1U) != 0 ? r.upper : r.lower;
+      out[i * stride] = kAdd ? out[i * stride] + value : value;
     }
   }
 

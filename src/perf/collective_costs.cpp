@@ -26,7 +26,7 @@ void sync_exchange(const Calibration& calibration, const Scenario& scenario, con
   const int workers = costs.base.workers;
   costs.syncs = costs.base.steps_per_worker;
   if (scenario.onebit) {
-    const compress::ColumnLayout columns = onebit_columns(shape.column_sizes);
+    const compress::ColumnLayout columns = onebit_columns(shape.onebit_matrices);
     costs.bytes_per_sync = onebit_sync_bytes(columns, workers);
     costs.codec_s = onebit_codec_s(calibration, columns, workers);
   } else {

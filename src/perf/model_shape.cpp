@@ -37,18 +37,18 @@ std::vector<int> mlp_widths(const std::string& spec) {
   return widths;
 }
 
-// Accumulates layers: MACs per sample of each weighted layer, in order, the parameters and the 1-bit columns (one
-// per output unit, i.e. per bias, then the biases).
+// Accumulates layers: MACs per sample of each weighted layer, in order, the parameters and the 1-bit matrices (the
+// weights with a row per output unit, i.e. per bias, then the bias vector).
 struct Tally {
   std::vector<double> macs;
   std::size_t parameters = 0;
-  std::vector<std::size_t> columns;
+  std::vector<compress::Matrix> matrices;
   void layer(double weights, double biases, double positions) {
     macs.push_back(weights * positions);
     parameters += static_cast<std::size_t>(weights + biases);
     const auto units = static_cast<std::size_t>(biases);
-    columns.insert(columns.end(), units, static_cast<std::size_t>(weights) / units);
-    columns.push_back(units);
+    matrices.push_back({units, static_cast<std::size_t>(weights) / units});
+    matrices.push_back({units, 1});
   }
 };
 
@@ -86,7 +86,7 @@ ModelShape model_shape(const std::string& spec, InputShape input) {
   tally.layer(features * input.classes, input.classes, 1.0);
   ModelShape shape;
   shape.parameters = tally.parameters;
-  shape.column_sizes = std::move(tally.columns);
+  shape.onebit_matrices = std::move(tally.matrices);
   for (std::size_t i = 0; i < tally.macs.size(); ++i) {
     const double passes = i == 0 ? 2.0 : 3.0;  // forward, weight gradient, and (not the first) data gradient
     shape.flops_per_sample += 2.0 * tally.macs[i] * passes;

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "compress/column_layout.hpp"
+
 namespace psbench::perf {
 
 /// Per-sample input of a model: channels x height x width, and the number of classes.
@@ -18,9 +20,10 @@ struct InputShape {
 struct ModelShape {
   std::size_t parameters = 0;     ///< P
   double flops_per_sample = 0.0;  ///< forward and backward FLOPs of one sample (2 per multiply-accumulate)
-  /// The columns --compress onebit quantizes, in the flat vector's order: per weighted layer one column of fan-in
-  /// values per output unit, then its bias vector as one column (as train's gradient_columns lays them out).
-  std::vector<std::size_t> column_sizes;
+  /// The matrices --compress onebit quantizes per column, in the flat vector's order: per weighted layer its weights
+  /// with a row per output unit (a column per input), then its bias vector (as train's gradient_columns lays them
+  /// out).
+  std::vector<compress::Matrix> onebit_matrices;
   /// Bytes of one full push or pull, 4 P.
   [[nodiscard]] double parameter_bytes() const { return 4.0 * static_cast<double>(parameters); }
 };

@@ -54,7 +54,7 @@ void place(const Scenario& scenario, StepCosts& costs) {
 // Bytes of one push of all shards: the fp32 vector, or with --compress onebit each shard's columns packed.
 double push_bytes(const Scenario& scenario, const ModelShape& shape, int servers) {
   if (!scenario.onebit) return shape.parameter_bytes();
-  return onebit_push_bytes(onebit_columns(shape.column_sizes), servers);
+  return onebit_push_bytes(onebit_columns(shape.onebit_matrices), servers);
 }
 
 // Exchange time without queueing: on `this` the shared-window round trip less the update it contains (1-bit

@@ -5,8 +5,8 @@
 
 namespace psbench::perf {
 
-compress::ColumnLayout onebit_columns(const std::vector<std::size_t>& column_sizes) {
-  return compress::ColumnLayout(column_sizes);
+compress::ColumnLayout onebit_columns(const std::vector<compress::Matrix>& matrices) {
+  return compress::ColumnLayout(matrices);
 }
 
 double onebit_push_bytes(const compress::ColumnLayout& columns, int servers) {
@@ -29,7 +29,7 @@ std::size_t onebit_largest_stripe_values(const compress::ColumnLayout& columns, 
   const std::vector<std::size_t> bounds = compress::stripe_bounds(columns, workers);
   std::size_t largest = 0;
   for (std::size_t j = 0; j + 1 < bounds.size(); ++j)
-    largest = std::max(largest, columns.value_begin(bounds[j + 1]) - columns.value_begin(bounds[j]));
+    largest = std::max(largest, columns.values_before(bounds[j + 1]) - columns.values_before(bounds[j]));
   return largest;
 }
 

@@ -7,8 +7,8 @@
 
 namespace psbench::perf {
 
-/// The 1-bit columns of a model (ModelShape::column_sizes) as compress lays them out.
-compress::ColumnLayout onebit_columns(const std::vector<std::size_t>& column_sizes);
+/// The 1-bit columns of a model (ModelShape::onebit_matrices) as compress lays them out.
+compress::ColumnLayout onebit_columns(const std::vector<compress::Matrix>& matrices);
 
 /// Bytes of one 1-bit push to servers shards: every column packed (compress::packed_words), the columns cut where
 /// the shards split the vector (into servers equal parts).

@@ -15,7 +15,7 @@ compress::ColumnLayout cut_at_shards(const compress::ColumnLayout& columns, cons
 }
 
 compress::ColumnLayout shard_columns(const compress::ColumnLayout& cut, const ShardLayout& layout, int shard) {
-  return cut.slice(cut.column_at(layout.begin(shard)), cut.column_at(layout.begin(shard) + layout.size(shard)));
+  return cut.within(layout.begin(shard), layout.begin(shard) + layout.size(shard));
 }
 
 }  // namespace psbench::ps

@@ -74,9 +74,7 @@ void WorkerClient::compress_pushes(compress::ColumnLayout columns, bool error_fe
   shard_words_.clear();
   for (int k = 0; k <= topology_.servers; ++k) {
     const std::size_t begin = k < topology_.servers ? layout_.begin(k) : layout_.parameters();
-    const std::size_t column = columns.column_at(begin);
-    PSBENCH_CHECK(columns.value_begin(column) == begin) << "a column straddles shard " << k << "'s start";
-    shard_words_.push_back(columns.word_begin(column));
+    shard_words_.push_back(columns.words_before(begin));  // checks that no column straddles the shard's start
   }
   packed_.assign(columns.words(), 0);
   residual_ = AlignedBuffer(error_feedback ? columns.values() : 0);

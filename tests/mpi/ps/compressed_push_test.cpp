@@ -1,13 +1,16 @@
 // Compressed pushes (--compress onebit) on 1 server (2 ranks) and 2 servers (3 ranks), one worker: each server
 // applies exactly the dequantized gradient, so the worker's pulled parameters equal, bit for bit, a serial SGD over
-// the reconstructions of the same quantization (with the worker's residual); a column that straddles the shard
-// boundary is quantized as two; the bytes handed to MPI are the closed form.
+// the reconstructions of the same quantization (with the worker's residual), and within float rounding SGD over
+// 1-bit SGD written out from its definition over CNTK's columns (support/onebit_reference.hpp); every column that
+// straddles the shard boundary is quantized as two; the bytes handed to MPI are the closed form.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "compress/onebit.hpp"
+#include "onebit_reference.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_columns.hpp"
 #include "ps/worker_client.hpp"
@@ -18,10 +21,16 @@ namespace {
 constexpr int kSteps = 6;
 const SgdConfig kSgd{0.25F, 0.5F};
 
-// 200 values; at 2 servers shard 0 ends at 112 (7 granules of 16), inside the second column.
+// 200 values: a layer of 20 inputs to 9 units (a tile of 16 columns at the widest vectors, then 4 alone), its bias
+// and a vector of 11. At 2 servers shard 0 ends at 112 (7 granules of 16): row 5, column 12 of the matrix, so each
+// of its 20 columns is split there (columns 0-11 after 6 values, 12-19 after 5).
+const std::vector<std::pair<std::size_t, std::size_t>> kMatrices{{9, 20}, {9, 1}, {11, 1}};
+constexpr std::size_t kShardEnd = 112;
+
 compress::ColumnLayout test_columns() {
-  const std::vector<std::size_t> sizes{50, 70, 33, 40, 7};
-  return compress::ColumnLayout(sizes);
+  std::vector<compress::Matrix> matrices;
+  for (const auto& [rows, width] : kMatrices) matrices.push_back({rows, width});
+  return compress::ColumnLayout(matrices);
 }
 
 float gradient_value(int step, std::size_t i) {
@@ -54,6 +63,23 @@ std::vector<std::vector<float>> reference(const compress::ColumnLayout& cut) {
   return steps;
 }
 
+// The same from the definition: the gradient quantized per column of the matrices, each cut at the shard boundary.
+std::vector<std::vector<float>> definition_reference(std::size_t size, int servers) {
+  const std::vector<reference::IndexColumn> columns =
+      reference::onebit_columns(kMatrices, servers > 1 ? std::vector<std::size_t>{kShardEnd} : std::vector<std::size_t>{});
+  std::vector<float> parameters = initial_parameters(size);
+  std::vector<float> residual(size, 0.0F);
+  SgdOptimizer optimizer(size, kSgd);
+  std::vector<std::vector<float>> steps;
+  for (int step = 0; step < kSteps; ++step) {
+    std::vector<float> gradient(size);
+    for (std::size_t i = 0; i < size; ++i) gradient[i] = gradient_value(step, i);
+    optimizer.apply(parameters, reference::onebit_reconstruction(columns, gradient, residual));
+    steps.push_back(parameters);
+  }
+  return steps;
+}
+
 void run_compressed(int servers) {
   const auto world = mpi::Communicator::world();
   if (world.size() != servers + 1) GTEST_SKIP() << "runs with " << servers << " server(s) and one worker";
@@ -61,7 +87,10 @@ void run_compressed(int servers) {
   const compress::ColumnLayout columns = test_columns();
   const ShardLayout layout(columns.values(), servers);
   const compress::ColumnLayout cut = cut_at_shards(columns, layout);
-  EXPECT_EQ(cut.columns(), columns.columns() + static_cast<std::size_t>(servers - 1));
+  EXPECT_EQ(cut.columns(), columns.columns() + (servers > 1 ? 20U : 0U));
+  if (servers > 1) {
+    ASSERT_EQ(layout.begin(1), kShardEnd);
+  }
   const std::vector<float> initial = initial_parameters(columns.values());
   if (topology.is_server()) {
     Server server(world, topology, layout, initial, kSgd);
@@ -76,6 +105,7 @@ void run_compressed(int servers) {
   std::vector<float> parameters = initial;
   std::vector<float> gradients(columns.values());
   const std::vector<std::vector<float>> expected = reference(cut);
+  const std::vector<std::vector<float>> defined_steps = definition_reference(columns.values(), servers);
   PhaseTimer timer;
   for (int step = 0; step < kSteps; ++step) {
     for (std::size_t i = 0; i < gradients.size(); ++i) gradients[i] = gradient_value(step, i);
@@ -83,6 +113,8 @@ void run_compressed(int servers) {
     header.samples = 8;
     client.push_pull(gradients, parameters, header, timer);
     ASSERT_EQ(parameters, expected[static_cast<std::size_t>(step)]) << "step " << step;
+    const std::vector<float>& defined = defined_steps[static_cast<std::size_t>(step)];
+    for (std::size_t i = 0; i < parameters.size(); ++i) ASSERT_NEAR(parameters[i], defined[i], 1e-5F) << step << " " << i;
   }
   EXPECT_EQ(timer.count(Phase::kCompress), static_cast<std::uint64_t>(kSteps));
   // Per push and server: a header and the shard's columns (two floats each and their bits in 32-bit words) out; a
@@ -97,7 +129,7 @@ void run_compressed(int servers) {
 
 TEST(CompressedPush, OneServerAppliesTheDequantizedGradient) { run_compressed(1); }
 
-TEST(CompressedPush, TwoServersSplitTheStraddlingColumn) { run_compressed(2); }
+TEST(CompressedPush, TwoServersSplitTheStraddlingColumns) { run_compressed(2); }
 
 }  // namespace
 }  // namespace psbench::ps

@@ -1,14 +1,17 @@
 // Sync mode with --compress onebit: the striped exchange, driven directly with known gradients, gives every worker
 // the same parameters, bit for bit those of a serial reference of the same quantization (every worker's gradient
-// quantized with its residual, each stripe's dequantized sum re-quantized with a second residual), and hands MPI the
-// closed-form number of bytes.
+// quantized with its residual, each stripe's dequantized sum re-quantized with a second residual), within float
+// rounding those of 1-bit SGD written out from its definition over CNTK's columns (support/onebit_reference.hpp),
+// and hands MPI the closed-form number of bytes.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "compress/onebit.hpp"
 #include "mpi/communicator.hpp"
+#include "onebit_reference.hpp"
 #include "ps/sgd.hpp"
 #include "train/gradient_exchange.hpp"
 
@@ -18,10 +21,14 @@ namespace {
 constexpr int kSteps = 4;
 const ps::SgdConfig kSgd{0.1F, 0.5F};
 
-// Columns of several shapes: a short one, one of exactly 32, a long one, a lone value.
+// Matrices (rows x width) and vectors: a layer of 40 inputs to 5 units (two tiles of 16 columns at the widest
+// vectors, then 8 alone) and its bias, a layer of 7 inputs to 3 units and its bias, a vector of 33 and a lone value.
+const std::vector<std::pair<std::size_t, std::size_t>> kMatrices{{5, 40}, {5, 1}, {3, 7}, {3, 1}, {33, 1}, {1, 1}};
+
 compress::ColumnLayout test_columns() {
-  const std::vector<std::size_t> sizes{7, 32, 100, 1, 45, 64, 33, 12};
-  return compress::ColumnLayout(sizes);
+  std::vector<compress::Matrix> matrices;
+  for (const auto& [rows, width] : kMatrices) matrices.push_back({rows, width});
+  return compress::ColumnLayout(matrices);
 }
 
 // Worker w's gradient at a step: values of both signs that differ between workers and steps.
@@ -78,6 +85,28 @@ std::vector<float> serial_reference(const compress::ColumnLayout& layout, int wo
   return parameters;
 }
 
+// The same from the definition: each worker's gradient quantized per column with its residual, the W
+// reconstructions summed, the sum quantized per column with a second residual.
+std::vector<float> definition_reference(std::size_t size, int workers, bool feedback) {
+  const std::vector<reference::IndexColumn> columns = reference::onebit_columns(kMatrices);
+  std::vector<std::vector<float>> residuals(static_cast<std::size_t>(workers), std::vector<float>(feedback ? size : 0));
+  std::vector<float> sum_residual(feedback ? size : 0);
+  std::vector<float> parameters = initial_parameters(size);
+  ps::SgdOptimizer optimizer(size, kSgd);
+  for (int step = 0; step < kSteps; ++step) {
+    std::vector<float> sum(size, 0.0F);
+    for (int w = 0; w < workers; ++w) {
+      std::vector<float> gradient(size);
+      for (std::size_t i = 0; i < size; ++i) gradient[i] = gradient_value(w, step, i);
+      const std::vector<float> q = reference::onebit_reconstruction(columns, gradient, residuals[static_cast<std::size_t>(w)]);
+      for (std::size_t i = 0; i < size; ++i) sum[i] += q[i];
+    }
+    std::vector<float> reduced = reference::onebit_reconstruction(columns, sum, sum_residual);
+    optimizer.apply_scaled(parameters, reduced, 1.0F / static_cast<float>(workers));
+  }
+  return parameters;
+}
+
 void expect_reference(bool feedback) {
   const auto world = mpi::Communicator::world();
   const compress::ColumnLayout layout = test_columns();
@@ -91,6 +120,8 @@ void expect_reference(bool feedback) {
     exchange->exchange(gradients, parameters, StepInfo{}, timer);
   }
   EXPECT_EQ(parameters, serial_reference(layout, world.size(), feedback));
+  const std::vector<float> defined = definition_reference(size, world.size(), feedback);
+  for (std::size_t i = 0; i < size; ++i) ASSERT_NEAR(parameters[i], defined[i], 1e-5F) << "value " << i;
   EXPECT_GT(timer.seconds(Phase::kCompress), 0.0);
   EXPECT_EQ(timer.count(Phase::kCompress), 3U * kSteps);  // quantize; sum and re-quantize; dequantize
 

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -94,10 +95,52 @@ TEST(OneBitKernels, EveryBitIsTheSignOfItsValue) {
   }
 }
 
+// A matrix of 37 x 45 (two tiles of 16 columns at the widest vectors, then 13 columns alone), a vector, and a second
+// matrix cut inside a row, so that its columns have 3 and 2 values on either side of the cut.
+ColumnLayout strided_layout() {
+  const std::array<Matrix, 3> matrices{Matrix{37, 45}, Matrix{20, 1}, Matrix{5, 33}};
+  const std::size_t cut = 37 * 45 + 20 + 2 * 33 + 10;
+  return ColumnLayout(matrices).cut_at(std::array<std::size_t, 1>{cut});
+}
+
+// A strided column's means sum its values in order, one by one.
+TEST(OneBitKernels, StridedMeansSumTheValuesInOrderBitForBit) {
+  const ColumnLayout layout = strided_layout();
+  const std::vector<float> values = random_values(layout.values(), 4);
+  std::vector<std::uint32_t> packed(layout.words());
+  quantize_onebit(layout, values, {}, packed);
+  std::size_t strided = 0;
+  for (std::size_t c = 0; c < layout.columns(); ++c) {
+    const Column& column = layout.column(c);
+    if (column.stride == 1) continue;
+    ++strided;
+    float negative = 0.0F;
+    float positive = 0.0F;
+    std::size_t negatives = 0;
+    for (std::size_t i = 0; i < column.size; ++i) {
+      const float x = values[column.begin + i * column.stride];
+      if (x < 0.0F) {
+        negative += x;
+        ++negatives;
+      } else {
+        positive += x;
+      }
+      ASSERT_EQ((packed[column.word + 2 + i / 32] >> (i % 32) & 1U) != 0, !(x < 0.0F)) << c << " " << i;
+    }
+    const Reconstruction r = reconstruction_of(layout, packed, c);
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(r.lower),
+              std::bit_cast<std::uint32_t>(negatives > 0 ? negative / static_cast<float>(negatives) : 0.0F));
+    EXPECT_EQ(std::bit_cast<std::uint32_t>(r.upper),
+              std::bit_cast<std::uint32_t>(negatives < column.size
+                                               ? positive / static_cast<float>(column.size - negatives)
+                                               : 0.0F));
+  }
+  EXPECT_EQ(strided, 45U + 2U * 33U);
+}
+
 // Every instruction set's kernels give the baseline's packed form, residual and reconstructions bit for bit, a NaN
 // and signed zeros included.
-TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBits) {
-  const ColumnLayout layout(kSizes);
+void expect_every_set_gives_the_baselines_bits(const ColumnLayout& layout) {
   std::vector<float> values = random_values(layout.values(), 9);
   values[3] = -0.0F;
   values[40] = std::numeric_limits<float>::quiet_NaN();
@@ -127,6 +170,12 @@ TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBits) {
     kBaselineKernels.unpack(&layout.column(0), layout.columns(), base_packed.data(), base_plain.data());
     EXPECT_EQ(std::memcmp(plain.data(), base_plain.data(), plain.size() * sizeof(float)), 0) << set->name;
   }
+}
+
+TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBits) { expect_every_set_gives_the_baselines_bits(ColumnLayout(kSizes)); }
+
+TEST(OneBitKernels, EveryInstructionSetGivesTheBaselinesBitsOnMatrices) {
+  expect_every_set_gives_the_baselines_bits(strided_layout());
 }
 
 }  // namespace

@@ -32,6 +32,29 @@ TEST(OneBit, HandComputedColumn) {
   EXPECT_EQ(out, (std::array<float, 5>{3.0F, -3.0F, 3.0F, -3.0F, 3.0F}));
 }
 
+// CNTK's columns of a weight matrix run across its rows (one per input): the 2 x 3 matrix {{1, -2, 3}, {-4, 5, 6}}
+// (a row per output unit, as oi lays it out) has columns {1, -4}, {-2, 5} and {3, 6}: reconstructions (-4, 1),
+// (-2, 5) and (0, 4.5), bits 0b01, 0b10, 0b11. Per row, the first row alone would give (-2, 2).
+TEST(OneBit, HandComputedMatrixColumns) {
+  const std::array<Matrix, 1> matrix{Matrix{2, 3}};
+  const ColumnLayout layout(matrix);
+  const std::array<float, 6> values{1.0F, -2.0F, 3.0F, -4.0F, 5.0F, 6.0F};
+  std::array<float, 6> residual{};
+  std::array<std::uint32_t, 9> packed{};
+  quantize_onebit(layout, values, residual, packed);
+  const std::array<float, 6> floats{-4.0F, 1.0F, -2.0F, 5.0F, 0.0F, 4.5F};
+  const std::array<std::uint32_t, 3> bits{0b01U, 0b10U, 0b11U};
+  for (std::size_t c = 0; c < 3; ++c) {
+    EXPECT_EQ(std::bit_cast<float>(packed[3 * c]), floats[2 * c]) << c;
+    EXPECT_EQ(std::bit_cast<float>(packed[3 * c + 1]), floats[2 * c + 1]) << c;
+    EXPECT_EQ(packed[3 * c + 2], bits[c]) << c;
+  }
+  EXPECT_EQ(residual, (std::array<float, 6>{0.0F, 0.0F, -1.5F, 0.0F, 0.0F, 1.5F}));
+  std::array<float, 6> out{};
+  dequantize_onebit(layout, packed, out);
+  EXPECT_EQ(out, (std::array<float, 6>{1.0F, -2.0F, 4.5F, -4.0F, 5.0F, 4.5F}));
+}
+
 TEST(OneBit, WithoutResidualQuantizesTheValuesAlone) {
   const std::array<std::size_t, 2> sizes{3, 2};
   const ColumnLayout layout(sizes);

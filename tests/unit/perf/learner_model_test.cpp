@@ -38,32 +38,48 @@ Scenario scenario_of(Learner learner, const std::string& platform = "this") {
   return s;
 }
 
-// mlp:64's columns: 64 of 784 values (27 words each: 2 + ceil(784 / 32)), a bias of 64 (4 words), 10 of 64 (4
-// words each) and a bias of 10 (3 words): 1,775 words, 7,100 bytes.
-compress::ColumnLayout mlp64_columns() { return onebit_columns(model_shape("mlp:64", {}).column_sizes); }
+// mlp:64's columns, CNTK's: 784 of 64 values (4 words each: 2 + ceil(64 / 32)), a bias of 64 (4 words), 64 of 10
+// (3 words each) and a bias of 10 (3 words): 3,335 words, 13,340 bytes.
+compress::ColumnLayout mlp64_columns() { return onebit_columns(model_shape("mlp:64", {}).onebit_matrices); }
 
 TEST(WireBytes, ColumnsAgreeWithTrain) {
   for (const std::string spec : {"mlp:512,256", "mlp:64", "cnn"}) {
     const nn::NetworkPlan plan = nn::plan_network(spec, {1, 28, 28}, 10);
     const compress::ColumnLayout expected = train::gradient_columns(plan);
-    const compress::ColumnLayout columns = onebit_columns(model_shape(spec, {}).column_sizes);
+    const compress::ColumnLayout columns = onebit_columns(model_shape(spec, {}).onebit_matrices);
     ASSERT_EQ(columns.columns(), expected.columns()) << spec;
-    for (std::size_t i = 0; i < columns.columns(); ++i) ASSERT_EQ(columns.column(i).size, expected.column(i).size);
+    for (std::size_t i = 0; i < columns.columns(); ++i) {
+      ASSERT_EQ(columns.column(i).size, expected.column(i).size);
+      ASSERT_EQ(columns.column(i).begin, expected.column(i).begin);
+      ASSERT_EQ(columns.column(i).stride, expected.column(i).stride);
+    }
   }
 }
 
+TEST(WireBytes, OneBitPushOfMlp512x256IsCntksClosedForm) {
+  // CNTK packs a column of n values in 8 + 4 ceil(n / 32) bytes. mlp:512,256 on 784 inputs: 784 columns of 512
+  // (72 bytes), a bias of 512 (72), 512 columns of 256 (40), a bias of 256 (40), 256 columns of 10 (12), a bias of
+  // 10 (12): 56,448 + 72 + 20,480 + 40 + 3,072 + 12 = 80,124 bytes.
+  EXPECT_DOUBLE_EQ(onebit_push_bytes(onebit_columns(model_shape("mlp:512,256", {}).onebit_matrices), 1), 80124.0);
+}
+
 TEST(WireBytes, OneBitPushPacksEachShardsColumns) {
-  EXPECT_DOUBLE_EQ(onebit_push_bytes(mlp64_columns(), 1), 7100.0);
-  // Two shards cut column 32 (values 25,088-25,871) at 25,445 into 357 and 427 values: 14 + 16 words, not 27.
-  EXPECT_DOUBLE_EQ(onebit_push_bytes(mlp64_columns(), 2), 7112.0);
+  EXPECT_DOUBLE_EQ(onebit_push_bytes(mlp64_columns(), 1), 13340.0);
+  // Two shards cut the first layer at value 25,445, row 32 column 357: every one of its 784 columns is split. Before
+  // the cut, columns 0-356 hold rows 0-32 (33 values, 4 words) and columns 357-783 rows 0-31 (32 values, 3 words);
+  // after it, 31 values (3 words) and 32 (3 words): 1,428 + 1,281 + 1,071 + 1,281 = 5,061 words for the layer's
+  // 3,136 uncut, plus 4 + 192 + 3 for the rest: 5,260 words.
+  EXPECT_DOUBLE_EQ(onebit_push_bytes(mlp64_columns(), 2), 4.0 * 5260.0);
 }
 
 TEST(WireBytes, OneBitSyncSendsOthersStripesThenItsSum) {
-  // W = 2: stripes of 33 columns (891 words) and the rest (884): 1,775 - own + own words either way.
-  EXPECT_DOUBLE_EQ(onebit_sync_bytes(mlp64_columns(), 2), 7100.0);
-  EXPECT_EQ(onebit_largest_stripe_values(mlp64_columns(), 2), 33U * 784U);
-  // W = 4: stripes end at columns 17, 33 and 49: 459, 432, 432 and 452 words; the busiest sends 1,775 + 2 x 459.
-  EXPECT_DOUBLE_EQ(onebit_sync_bytes(mlp64_columns(), 4), 4.0 * 2693.0);
+  // W = 2: 50,890 values; stripe 0 is the first 398 columns of 64 (25,472 values, the first past 25,445), the rest
+  // stripe 1: 3,335 - own + own words either way.
+  EXPECT_DOUBLE_EQ(onebit_sync_bytes(mlp64_columns(), 2), 13340.0);
+  EXPECT_EQ(onebit_largest_stripe_values(mlp64_columns(), 2), 398U * 64U);
+  // W = 4: stripes end at columns 199, 398 and 597: 796, 796, 796 words, and 187 x 4 + 4 + 192 + 3 = 947; the
+  // busiest sends 3,335 + 2 x 947.
+  EXPECT_DOUBLE_EQ(onebit_sync_bytes(mlp64_columns(), 4), 4.0 * 5229.0);
 }
 
 TEST(CollectiveForms, LockstepStepsAndSynchronisations) {
@@ -108,10 +124,10 @@ TEST(CollectiveCosts, SyncOneBitExchangesPackedStripes) {
   Scenario s = scenario_of(Learner::kSync);
   s.onebit = true;
   const CollectiveCosts c = collective_costs(learner_calibration(), s, 2);
-  EXPECT_DOUBLE_EQ(c.bytes_per_sync, 7100.0);
-  EXPECT_DOUBLE_EQ(c.transfer_s, 2 * 1e-4 + 7100e-9);  // two collectives' fixed costs
-  // Quantize 4P, dequantize two copies of the 25,872-value stripe, quantize the stripe's sum, dequantize 4P.
-  const double stripe = 4.0 * 25872.0;
+  EXPECT_DOUBLE_EQ(c.bytes_per_sync, 13340.0);
+  EXPECT_DOUBLE_EQ(c.transfer_s, 2 * 1e-4 + 13340e-9);  // two collectives' fixed costs
+  // Quantize 4P, dequantize two copies of the 25,472-value stripe, quantize the stripe's sum, dequantize 4P.
+  const double stripe = 4.0 * 25472.0;
   EXPECT_NEAR(c.codec_s, kBytes * 1e-9 + 2 * stripe * 0.5e-9 + stripe * 1e-9 + kBytes * 0.5e-9, 1e-15);
 }
 
@@ -141,13 +157,13 @@ TEST(StepCosts, AsyncOneBitPushesPackedAndDequantizes) {
   Scenario s = scenario_of(Learner::kAsync);
   s.onebit = true;
   const StepCosts c = step_costs(learner_calibration(), s, 1, 1);
-  // The round trip's 1 ms transfer scaled to (7,100 + 4P) / (2 x 4P) of its bytes, plus quantizing 4P.
-  EXPECT_NEAR(c.exchange_s, 1e-3 * 0.5 * (1.0 + 7100.0 / kBytes) + kBytes * 1e-9, 1e-15);
+  // The round trip's 1 ms transfer scaled to (13,340 + 4P) / (2 x 4P) of its bytes, plus quantizing 4P.
+  EXPECT_NEAR(c.exchange_s, 1e-3 * 0.5 * (1.0 + 13340.0 / kBytes) + kBytes * 1e-9, 1e-15);
   EXPECT_NEAR(c.service_s, 0.002 + kBytes * 0.5e-9, 1e-15);  // the update and the dequantization
   Scenario rack = scenario_of(Learner::kAsync, "rack:8:10");
   rack.onebit = true;
   const StepCosts r = step_costs(learner_calibration(), rack, 1, 1);
-  EXPECT_DOUBLE_EQ(r.link_transfers, 1.0 + 7100.0 / kBytes);  // 1 + K/N x packed / fp32, K = N = 1 chunk
+  EXPECT_DOUBLE_EQ(r.link_transfers, 1.0 + 13340.0 / kBytes);  // 1 + K/N x packed / fp32, K = N = 1 chunk
 }
 
 TEST(Predict, LearnersWithoutServersRefuseSimAndMissingFits) {
