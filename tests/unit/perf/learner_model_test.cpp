@@ -60,7 +60,12 @@ TEST(WireBytes, OneBitPushOfMlp512x256IsCntksClosedForm) {
   // CNTK packs a column of n values in 8 + 4 ceil(n / 32) bytes. mlp:512,256 on 784 inputs: 784 columns of 512
   // (72 bytes), a bias of 512 (72), 512 columns of 256 (40), a bias of 256 (40), 256 columns of 10 (12), a bias of
   // 10 (12): 56,448 + 72 + 20,480 + 40 + 3,072 + 12 = 80,124 bytes.
-  EXPECT_DOUBLE_EQ(onebit_push_bytes(onebit_columns(model_shape("mlp:512,256", {}).onebit_matrices), 1), 80124.0);
+  const compress::ColumnLayout columns = onebit_columns(model_shape("mlp:512,256", {}).onebit_matrices);
+  EXPECT_DOUBLE_EQ(onebit_push_bytes(columns, 1), 80124.0);
+  // Two shards cut the first layer at value 267,909: row 341, column 565. Each of its 784 columns splits into 342 or
+  // 341 rows (13 words either way: 2 + 11) and 170 or 171 (8 words): 784 x 21 words for its 784 x 18 uncut, 9,408
+  // bytes more.
+  EXPECT_DOUBLE_EQ(onebit_push_bytes(columns, 2), 89532.0);
 }
 
 TEST(WireBytes, OneBitPushPacksEachShardsColumns) {
