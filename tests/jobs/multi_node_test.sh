@@ -18,6 +18,6 @@ printf '%s\n' n1 n1 n2 n2 n3 n3 >"$work/nodefile"
   timeout 120 bash "$root/jobs/pbs/sweep.pbs") >"$work/log" 2>&1 || { echo "sweep.pbs failed:"; cat "$work/log"; exit 1; }
 python3 "$root/tests/jobs/check_results.py" "$work/results/pbs-200.pbs" --scheduler pbs --job-id 200.pbs \
   --nodes n1 n2 n3 --ranks-per-node 2 --git-commit "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
-  --launch "mpirun -np RANKS --hostfile" --run 1:1:parallel --run 4:1:parallel --placed ||
+  --launch "$("$root/tests/jobs/expected_launch.sh" "$psbench")" --run 1:1:parallel --run 4:1:parallel --placed ||
   { cat "$work/log"; exit 1; }
 echo "ok"
