@@ -16,7 +16,7 @@
 #   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
 #   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
 #                    files (tests/bench); its figures mean nothing
-#   --hostfile FILE  passed to mpirun; the MPI benchmarks then spread over its hosts (--map-by node)
+#   --hostfile FILE  an Open MPI hostfile; the MPI benchmarks spread over its hosts round robin
 #   --clients K      clients of the saturation benchmark (default 16; it launches 2 + K ranks)
 #   --repetitions R  repetitions of each Google Benchmark (push/pull: at least 7), of each read mode and of each
 #                    saturation pass (default 3; the reads and the saturation passes at least 5)
@@ -26,13 +26,12 @@
 #                    took 11 minutes on 2 cores, over the 10-minute budget of the default run)
 #   --out DIR        where the files go (default results/bench)
 # Environment: PSBENCH_BUILD (the build folder, default build/default of this repository), PSBENCH_MPIRUN
-# (the launcher, default mpirun), PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the
-# work tree has changes), which every file records.
+# (the launcher, default mpirun, or mpirun.mpich for an MPICH build where mpirun is Open MPI's),
+# PSBENCH_GIT_COMMIT (default: git rev-parse HEAD, "-dirty" when the work tree has changes), which every file records.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PSBENCH_BUILD:-$repo/build/default}
-launcher=${PSBENCH_MPIRUN:-mpirun}
 only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit,train_setup
 large=0
 quick=0
@@ -86,6 +85,8 @@ if [[ -z ${PSBENCH_GIT_COMMIT:-} ]]; then
   fi
 fi
 export PSBENCH_GIT_COMMIT
+source "$repo/jobs/lib/mpi_flavor.sh"
+select_bench_launcher "$build/src/cli/psbench"
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 mkdir -p "$out"
 cores=$(nproc)
@@ -96,9 +97,10 @@ mpi() {
   shift
   local options=(-np "$ranks")
   if [[ -n $hostfile ]]; then
-    options+=(--hostfile "$hostfile" --map-by node)
+    mpi_spread_over_hosts "$hostfile"
+    options+=("${mpi_spread[@]}")
   elif (( ranks > cores )); then
-    options+=(--oversubscribe)
+    options+=($(mpi_oversubscribe_flag))
   fi
   $launcher "${options[@]}" "$@"
 }

@@ -15,12 +15,12 @@
 #   --data FILE.h5   default data/fashion-mnist.h5 (jobs/setup.sh makes it)
 #   --train-flags F  more flags for every psbench train (e.g. "--seed 2")
 #   --out DIR        where trainer_limit.json and the runs' results go (default results/bench)
-# Environment: PSBENCH_BUILD (default build/default of this repository), PSBENCH_MPIRUN (default mpirun).
+# Environment: PSBENCH_BUILD (default build/default of this repository), PSBENCH_MPIRUN (default: mpirun, or
+# mpirun.mpich for an MPICH build when mpirun is Open MPI's).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PSBENCH_BUILD:-$repo/build/default}
-launcher=${PSBENCH_MPIRUN:-mpirun}
 ranks=2
 repetitions=5
 epochs=1
@@ -57,9 +57,11 @@ done
 psbench=$build/src/cli/psbench
 [[ -x $psbench ]] || die "no psbench under '$build' (build first, or set PSBENCH_BUILD)"
 
+source "$repo/jobs/lib/mpi_flavor.sh"
+select_bench_launcher "$psbench"
 export OMPI_ALLOW_RUN_AS_ROOT=${OMPI_ALLOW_RUN_AS_ROOT:-1} OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-1}
 oversubscribe=()
-(( ranks > $(nproc) )) && oversubscribe=(--oversubscribe)
+(( ranks > $(nproc) )) && oversubscribe=($(mpi_oversubscribe_flag))
 runs=$out/trainer_limit
 rm -rf "$runs"
 mkdir -p "$runs"

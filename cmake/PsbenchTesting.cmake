@@ -58,11 +58,26 @@ function(psbench_add_mpi_test name)
   endforeach()
 endfunction()
 
+# Which MPI the tests launch, from mpiexec's --version: PSBENCH_MPIEXEC_FLAVOR is openmpi or mpich (MPICH's Hydra).
+# Open MPI's mpiexec refuses more ranks than cores without --oversubscribe; Hydra takes no such flag and
+# oversubscribes by itself.
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE psbench_mpiexec_version ERROR_QUIET)
+if(psbench_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(PSBENCH_MPIEXEC_FLAVOR openmpi)
+  set(PSBENCH_OVERSUBSCRIBE_FLAG --oversubscribe)
+elseif(psbench_mpiexec_version MATCHES "HYDRA")
+  set(PSBENCH_MPIEXEC_FLAVOR mpich)
+  set(PSBENCH_OVERSUBSCRIBE_FLAG "")
+else()
+  message(FATAL_ERROR "psbench's tests launch with Open MPI's or MPICH's mpiexec; '${MPIEXEC_EXECUTABLE} --version' "
+                      "names neither. Set MPIEXEC_EXECUTABLE to one of them.")
+endif()
+
 # psbench_mpiexec_command(OUT ranks): the mpiexec prefix for a job of that many ranks on this machine.
 function(psbench_mpiexec_command out ranks)
   set(command ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks})
   if(ranks GREATER PSBENCH_CORES)
-    list(APPEND command --oversubscribe)
+    list(APPEND command ${PSBENCH_OVERSUBSCRIBE_FLAG})
   endif()
   list(APPEND command ${MPIEXEC_PREFLAGS})
   set(${out} ${command} PARENT_SCOPE)

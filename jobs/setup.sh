@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages psbench needs (only those missing), then configures and builds it.
 # Idempotent: a second run only rebuilds what changed. Usage: jobs/setup.sh [cmake preset, default 'default']
+# MPICH beside Open MPI: `PSBENCH_MPI=mpich jobs/setup.sh` (or the preset `mpich`) also installs Debian's MPICH
+# and its HDF5 and builds the preset `mpich`; Open MPI stays the machine's default mpirun, mpicc and h5pcc.
 set -euo pipefail
 
-preset="${1:-default}"
+mpi="${PSBENCH_MPI:-openmpi}"
+[[ "${1:-}" == mpich ]] && mpi=mpich
+[[ "$mpi" =~ ^(openmpi|mpich)$ ]] || { echo "setup: error: PSBENCH_MPI='$mpi' is not openmpi or mpich" >&2; exit 2; }
+preset="${1:-$([[ "$mpi" == mpich ]] && echo mpich || echo default)}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 packages=(
   build-essential cmake pkg-config python3
@@ -19,6 +24,7 @@ packages=(
   clang libclang-rt-14-dev
   iproute2
 )
+[[ "$mpi" == mpich ]] && packages+=(mpich libmpich-dev libhdf5-mpich-dev)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -36,6 +42,12 @@ if ((${#missing[@]} > 0)); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -q
   apt-get install -y -q --no-install-recommends "${missing[@]}"
+  # Debian ranks Open MPI above MPICH, but a machine may rank them otherwise: the generic names stay Open MPI's.
+  for link in mpirun:/usr/bin/mpirun.openmpi mpi:/usr/bin/mpicc.openmpi h5pcc:/usr/bin/h5pcc.openmpi; do
+    if update-alternatives --query "${link%%:*}" 2>/dev/null | grep -q '^Value: .*mpich'; then
+      update-alternatives --set "${link%%:*}" "${link#*:}"
+    fi
+  done
 else
   echo "setup: all ${#packages[@]} Debian packages present"
 fi

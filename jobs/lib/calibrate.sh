@@ -36,10 +36,13 @@ write_bench_hostfile() {
 
 # Runs bench/run_all.sh on the hostfile $1 into the folder $2, with its further flags after them.
 run_benchmarks() {
-  local hostfile="$1" out="$2" mpirun_line=(mpirun --oversubscribe "${mpirun_flags[@]}")
+  local hostfile="$1" out="$2"
   shift 2
+  # The benchmarks start with mpirun even in a job whose runs srun starts.
+  [[ -n "${mpi_launcher:-}" ]] || select_mpi_launcher "$psbench"
+  local mpirun_line=("$mpi_launcher" $(mpi_oversubscribe_flag) "${mpirun_flags[@]}")
   # Inside Slurm, Open MPI would take the slots from the allocation and ignore the hostfile's.
-  [[ "$scheduler" == slurm ]] && mpirun_line+=(--mca ras ^slurm)
+  [[ "$scheduler" == slurm && "$mpi_flavor" == openmpi ]] && mpirun_line+=(--mca ras ^slurm)
   say "benchmarks on $(awk '{printf "%s%s", sep, $1; sep=","}' "$hostfile") -> $out"
   PSBENCH_BUILD="$bench_build" PSBENCH_MPIRUN="${mpirun_line[*]}" PSBENCH_GIT_COMMIT="$(git_commit)" \
     "$root/bench/run_all.sh" --hostfile "$hostfile" --data "$data" --out "$out" "${bench_flags[@]}" "$@" ||

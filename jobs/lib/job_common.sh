@@ -60,6 +60,8 @@ prepare_data() {
 # Prints the repository's commit, or `unknown` outside a git checkout.
 git_commit() { git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown; }
 
+source "$root/jobs/lib/mpi_flavor.sh"
+
 # Open MPI refuses to run as root unless told to.
 allow_mpi_as_root() {
   if [[ $(id -u) -eq 0 ]]; then

@@ -67,7 +67,7 @@ rank_hosts() {
   done
 }
 
-# Writes an Open MPI hostfile for that layout: consecutive ranks on one host become one `slots=` line.
+# Writes the launcher's hostfile for that layout: consecutive ranks on one host become one line.
 write_hostfile() {
-  rank_hosts "$1" "$2" | uniq -c | awk '{print $2 " slots=" $1}' >"$3"
+  rank_hosts "$1" "$2" | uniq -c | mpi_hostfile_lines >"$3"
 }

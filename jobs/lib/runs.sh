@@ -1,5 +1,5 @@
-# One run or a sweep of runs inside an allocation (sourced). The front-end sets: scheduler, job_id,
-# nodes, slots (placement.sh), launcher (mpirun or srun), default_threads and psbench (find_psbench).
+# One run or a sweep of runs inside an allocation (sourced, after mpi_flavor.sh). The front-end sets: scheduler,
+# job_id, nodes, slots (placement.sh), launcher (mpirun or srun), default_threads and psbench (find_psbench).
 # Settings come from the environment (docs/running.md lists them); all are checked before the dataset
 # is prepared and before anything is written.
 
@@ -21,6 +21,19 @@ read_settings() {
   read -r -a train_flags <<<"${TRAIN_FLAGS:-}"
   read -r -a mpirun_flags <<<"${MPIRUN_FLAGS:-}"
   capacity="$(worker_capacity "$servers")" || exit 2
+  choose_mpi
+}
+
+# Sets `mpi_flavor` (and for mpirun `mpi_launcher`) from the MPI psbench is built with and the launcher's own;
+# with srun, dies unless Slurm has that MPI's plugin (PMIx for Open MPI, PMI-2 for MPICH).
+choose_mpi() {
+  if [[ "$launcher" != srun ]]; then
+    select_mpi_launcher "$psbench"
+    return
+  fi
+  require_build_flavor "$psbench"
+  srun --mpi=list 2>&1 | grep -qw "$(srun_mpi_plugin)" ||
+    die "LAUNCHER=srun needs Slurm's $(srun_mpi_plugin) plugin for $(flavor_name "$mpi_flavor"), and 'srun --mpi=list' names none; use LAUNCHER=mpirun"
 }
 
 # Checks an I/O mode.
@@ -47,13 +60,13 @@ launch_command() {
   local workers="$1" ranks=$(($1 + servers)) hosts="$outdir/hostfiles/w$1-s$servers.hosts"
   if [[ "$launcher" == srun ]]; then
     rank_hosts "$servers" "$workers" >"$hosts"
-    launch=(env "SLURM_HOSTFILE=$hosts" srun --mpi=pmix --distribution=arbitrary -n "$ranks" -c "$threads")
+    launch=(env "SLURM_HOSTFILE=$hosts" srun "--mpi=$(srun_mpi_plugin)" --distribution=arbitrary -n "$ranks" -c "$threads")
     return
   fi
   write_hostfile "$servers" "$workers" "$hosts"
-  launch=(mpirun -np "$ranks" --hostfile "$hosts")
+  launch=("$mpi_launcher" -np "$ranks" "$(mpi_hostfile_flag)" "$hosts")
   # Inside Slurm, Open MPI would take the slots from the allocation and ignore the hostfile's counts.
-  [[ "$scheduler" == slurm ]] && launch+=(--mca ras ^slurm)
+  [[ "$scheduler" == slurm && "$mpi_flavor" == openmpi ]] && launch+=(--mca ras ^slurm)
   launch+=("${mpirun_flags[@]}")
 }
 

@@ -38,6 +38,7 @@ learner_flags() {
 }
 
 find_psbench
+require_open_mpi_build "$psbench" "the virtual rack (its rsh agent and TCP settings are Open MPI's)"
 [[ $(id -u) -eq 0 ]] || die "the rack needs root (network namespaces and tc)"
 rate="${RATE:-1gbit}"
 workers="${WORKERS:-4}"

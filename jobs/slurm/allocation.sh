@@ -12,17 +12,10 @@ slurm_allocation() {
     die "cannot match SLURM_JOB_NODELIST='$SLURM_JOB_NODELIST' with SLURM_TASKS_PER_NODE='$SLURM_TASKS_PER_NODE'"
 }
 
-# Dies unless srun can start Open MPI ranks through Slurm's PMIx plugin.
-check_srun_pmix() {
-  srun --mpi=list 2>&1 | grep -qw pmix ||
-    die "LAUNCHER=srun needs Slurm's PMIx plugin, and 'srun --mpi=list' names none; use LAUNCHER=mpirun"
-}
-
 scheduler=slurm
 job_id="$SLURM_JOB_ID"
 launcher="${LAUNCHER:-mpirun}"
 [[ "$launcher" =~ ^(mpirun|srun)$ ]] || die "LAUNCHER='$launcher' is not mpirun or srun"
-[[ "$launcher" == srun ]] && check_srun_pmix
 default_threads="${SLURM_CPUS_PER_TASK:-1}"
 slurm_allocation
 allow_mpi_as_root

@@ -46,8 +46,12 @@ void configure_waits(const Communicator& world);
 /// Blocks with backoff until a message matching (source, tag) can be received, and returns its status.
 MPI_Status wait_for_message(MPI_Comm comm, int source, int tag);
 
-/// Blocks with backoff until every request has completed (MPI_Testall); completed requests become null.
+/// Blocks with backoff until every request has completed (test_all); completed requests become null, or
+/// inactive where persistent.
 void wait_all(std::span<MPI_Request> requests);
+
+/// Tests the requests in order with MPI_Test, stopping at the first still pending; true when all have completed.
+bool test_all(std::span<MPI_Request> requests);
 
 namespace detail {
 /// The backoff schedule of one wait: what to do after each unsuccessful poll.

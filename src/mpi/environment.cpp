@@ -49,12 +49,21 @@ std::string Environment::library_version() {
   char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
   int length = 0;
   MPI_Get_library_version(text, &length);
-  std::string version(text, static_cast<std::size_t>(length));
-  const auto comma = version.find(',');
-  if (comma != std::string::npos) version.resize(comma);
-  while (!version.empty() && (version.back() == '\n' || version.back() == ' ' || version.back() == '\0')) {
-    version.pop_back();
+  return short_library_version(std::string_view(text, static_cast<std::size_t>(length)));
+}
+
+std::string short_library_version(std::string_view text) {
+  text = text.substr(0, text.find_first_of(",\n"));
+  std::string version;
+  for (const char c : text) {
+    const bool blank = c == ' ' || c == '\t' || c == '\0';
+    if (!blank) {
+      version += c;
+    } else if (!version.empty() && version.back() != ' ') {
+      version += ' ';
+    }
   }
+  if (!version.empty() && version.back() == ' ') version.pop_back();
   return version;
 }
 

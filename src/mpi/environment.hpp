@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "mpi/communicator.hpp"
 
@@ -19,7 +20,7 @@ class Environment {
 
   /// A non-owning view of MPI_COMM_WORLD.
   [[nodiscard]] Communicator& world() { return world_; }
-  /// "Open MPI v4.1.4, ..." as reported by the library at run time.
+  /// The MPI library's name and version at run time: "Open MPI v4.1.4", "MPICH Version: 4.0.2".
   [[nodiscard]] static std::string library_version();
   /// Ends every rank of the job with an exit code; never returns.
   [[noreturn]] static void abort(int exit_code);
@@ -28,5 +29,9 @@ class Environment {
   bool owns_init_ = false;
   Communicator world_;
 };
+
+/// The name and version in an MPI_Get_library_version text: its first line up to any comma, each run of blanks
+/// one space ("Open MPI v4.1.4, package: ..." and "MPICH Version:\t4.0.2\nMPICH Release date: ...").
+[[nodiscard]] std::string short_library_version(std::string_view text);
 
 }  // namespace psbench::mpi

@@ -102,9 +102,7 @@ class SyncExchange final : public GradientExchange, private nn::GradientListener
   // without a spare one, a non-blocking collective moves only inside MPI calls).
   void gradients_ready(std::size_t first) override {
     while (next_bucket_ < requests_.size() && bucket_begin(next_bucket_) >= first) start_next();
-    if (next_bucket_ == 0) return;
-    int done = 0;
-    PSBENCH_MPI_CALL(MPI_Testall(static_cast<int>(next_bucket_), requests_.all().data(), &done, MPI_STATUSES_IGNORE));
+    mpi::test_all(requests_.slice(0, next_bucket_));
   }
 
   [[nodiscard]] std::size_t bucket_begin(std::size_t k) const {

@@ -14,7 +14,7 @@ folder="$work/results/mpirun-test-1"
 [[ "$(tail -n 1 "$work/log")" == "$folder" ]] || { echo "the job's last line is not its folder:"; cat "$work/log"; exit 1; }
 python3 "$root/tests/jobs/check_results.py" "$folder" --scheduler mpirun --job-id test-1 --nodes "$(hostname)" \
   --ranks-per-node 2 --git-commit "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
-  --launch "mpirun -np RANKS --hostfile" --run 1:1:sequential:1 --run 1:1:parallel:1 || { cat "$work/log"; exit 1; }
+  --launch "$("$root/tests/jobs/expected_launch.sh" "$psbench")" --run 1:1:sequential:1 --run 1:1:parallel:1 || { cat "$work/log"; exit 1; }
 python3 "$root/tests/jobs/check_calibration.py" "$folder" "$psbench" --samples 1200 --input 1,8,8 --classes 4 \
   --model mlp:16 --batch 32 || { cat "$work/log"; exit 1; }
 echo "ok"

@@ -14,6 +14,7 @@ trap 'rm -rf "$work"' EXIT
 host="$(hostname)"
 printf '%s\n' "$host" "$host" "$host" >"$work/nodefile"
 commit="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)"
+launch="$("$root/tests/jobs/expected_launch.sh" "$psbench")"
 
 # Runs jobs/pbs/$1 as job $2 with the settings given after them.
 pbs_job() {
@@ -29,7 +30,7 @@ check() {
   local job="$1"
   shift
   python3 "$root/tests/jobs/check_results.py" "$work/results/pbs-$job" --scheduler pbs --job-id "$job" \
-    --nodes "$host" --ranks-per-node 3 --git-commit "$commit" --launch "mpirun -np RANKS --hostfile" "$@" ||
+    --nodes "$host" --ranks-per-node 3 --git-commit "$commit" --launch "$launch" "$@" ||
     { cat "$work/$job.log"; exit 1; }
 }
 

@@ -17,10 +17,15 @@ expect() {
 
 nodes=(n1 n2 n3)
 slots=(16 16 16)
+mpi_flavor=openmpi
 write_hostfile 2 32 "$work/h"
 expect "2 servers + 32 workers on 3 nodes" "$(cat "$work/h")" $'n1 slots=2\nn2 slots=16\nn3 slots=16'
 write_hostfile 1 20 "$work/h"
 expect "1 server + 20 workers on 3 nodes" "$(cat "$work/h")" $'n1 slots=1\nn2 slots=16\nn3 slots=4'
+mpi_flavor=mpich
+write_hostfile 1 20 "$work/h"
+expect "MPICH's hostfile" "$(cat "$work/h")" $'n1:1\nn2:16\nn3:4'
+mpi_flavor=openmpi
 expect "ranks of 1 server + 3 workers" "$(rank_hosts 1 3 | tr '\n' ' ')" "n1 n2 n2 n2 "
 expect "capacity, 3 nodes" "$(worker_capacity 2)" 32
 write_hostfile 0 20 "$work/h"

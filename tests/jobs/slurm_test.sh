@@ -2,7 +2,7 @@
 # A real one-node Slurm on localhost: starts munged, slurmctld and slurmd with a generated slurm.conf in
 # a temporary folder, on ports of their own, declaring 10 CPUs (the machine may have fewer: the four jobs
 # share its cores), submits with `sbatch --wait`, at once: train.sbatch with no options (mpirun),
-# train.sbatch --ntasks=4 with srun's PMIx launch, sweep.sbatch --nodes=1 --ntasks-per-node=3 over two
+# train.sbatch --ntasks=4 launched by srun (PMIx for Open MPI, PMI-2 for MPICH), sweep.sbatch --nodes=1 --ntasks-per-node=3 over two
 # worker counts, and calibrate.sbatch with no options in quick mode; checks the results files and manifests
 # and that `psbench model validate` and `predict` accept the calibration, and stops exactly the daemons it
 # started, also when a check fails.
@@ -66,12 +66,16 @@ check() {
     { cat "slurm-$job.out"; exit 1; }
   echo "$name: job $job ok"
 }
-check train "mpirun -np RANKS --hostfile" 3 --run 2:1:sequential
+launch="$("$root/tests/jobs/expected_launch.sh" "$psbench")"
+check train "$launch" 3 --run 2:1:sequential
 check srun "env SLURM_HOSTFILE=" 4 --run 3:1:sequential
-grep -q "srun --mpi=pmix --distribution=arbitrary -n 4 " "$work/results/slurm-${jobs_submitted[1]}/manifest.json" ||
-  { echo "srun: the manifest's command is not an srun --mpi=pmix launch"; exit 1; }
-check sweep "mpirun -np RANKS --hostfile" 3 --run 1:1:sequential --run 2:1:sequential --run 1:1:parallel --run 2:1:parallel
-check calibrate "mpirun -np RANKS --hostfile" 3 --run 1:1:sequential:1 --run 1:1:parallel:1
+# srun starts Open MPI's ranks through PMIx, MPICH's through PMI-2.
+plugin=pmix
+[[ "$launch" == *" -f" ]] && plugin=pmi2
+grep -q "srun --mpi=$plugin --distribution=arbitrary -n 4 " "$work/results/slurm-${jobs_submitted[1]}/manifest.json" ||
+  { echo "srun: the manifest's command is not an srun --mpi=$plugin launch"; exit 1; }
+check sweep "$launch" 3 --run 1:1:sequential --run 2:1:sequential --run 1:1:parallel --run 2:1:parallel
+check calibrate "$launch" 3 --run 1:1:sequential:1 --run 1:1:parallel:1
 python3 "$root/tests/jobs/check_calibration.py" "$work/results/slurm-${jobs_submitted[3]}" "$psbench" --samples 1200 \
   --input 1,8,8 --classes 4 --model mlp:16 --batch 32 || { cat "slurm-${jobs_submitted[3]}.out"; exit 1; }
 echo "ok"

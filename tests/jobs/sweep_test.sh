@@ -11,6 +11,6 @@ PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" WORKERS="1 2" MODEL=mlp:16 BATCH=32 
   RESULTS="$work/results" timeout 120 "$root/jobs/mpirun/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; exit 1; }
 python3 "$root/tests/jobs/check_results.py" "$work/results/mpirun-test-1" --scheduler mpirun --job-id test-1 \
   --nodes "$(hostname)" --ranks-per-node 3 --git-commit "$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
-  --launch "mpirun -np RANKS --hostfile" \
+  --launch "$("$root/tests/jobs/expected_launch.sh" "$psbench")" \
   --run 1:1:sequential --run 2:1:sequential --run 1:1:parallel --run 2:1:parallel || { cat "$work/log"; exit 1; }
 echo "ok"

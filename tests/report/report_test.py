@@ -222,7 +222,7 @@ class ReportTest(unittest.TestCase):
         text = (out / "report.md").read_text()
         lines = text.splitlines()
         self.assertTrue(lines[2].startswith("- Report made by psbench at commit `"), lines[2])
-        self.assertEqual(lines[3], "- CPU: AMD EPYC 7B13; oneDNN ISA: avx2.")
+        self.assertEqual(lines[3], "- CPU: AMD EPYC 7B13; oneDNN ISA: avx2; MPI: Open MPI v4.1.4.")
         self.assertTrue(lines[4].startswith("- Sweep measured (the manifests' start): "), lines[4])
         for heading in ("## What this report rests on", "## RQ1", "## RQ2", "## RQ3", "## RQ4", "## RQ5", "## Runs"):
             self.assertIn(heading, text)

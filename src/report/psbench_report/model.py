@@ -15,7 +15,8 @@ _PREDICTION_KEYS = ("init_io_s", "compute_s", "total_s", "updates_per_s", "sampl
 # A psbench started from inside another MPI process must not think it is part of that job.
 _MPI_ENV_PREFIXES = ("OMPI_COMM_", "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_FILE_LOCATION",
                      "OMPI_UNIVERSE", "OMPI_APP_CTX", "OMPI_FIRST_RANKS", "OMPI_NUM_APP_CTX", "OMPI_ARGV",
-                     "OMPI_COMMAND", "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_", "OMPI_MCA_shmem_", "PMIX_", "ORTE_")
+                     "OMPI_COMMAND", "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_", "OMPI_MCA_shmem_", "PMIX_", "ORTE_",
+                     "PMI_", "HYDRA_", "HYDI_")  # the last three: MPICH's Hydra and Slurm's PMI-2
 _TIMEOUT_S = 600
 
 

@@ -29,17 +29,19 @@ def _source_commit() -> str:
 
 
 def _header(context) -> list:
-    """Three lines under the title: the report's commit, the measured CPU and ISA, and when the sweep ran."""
+    """Three lines under the title: the report's commit, the measured CPU, ISA and MPI, and when the sweep ran."""
     sweep, bench = context.sweep, context.bench
     cpus = sorted({r.cpu for r in sweep.runs if r.cpu}) or ([bench.cpu()] if bench.cpu() else [])
     isas = sorted({r.onednn_isa for r in sweep.runs if r.onednn_isa}) or ([bench.isa()] if bench.isa() else [])
+    mpis = sorted({r.mpi for r in sweep.runs if r.mpi})
     started = sorted(m.started for m in sweep.manifests if m.started)
     measured_with = sorted({m.git_commit for m in sweep.manifests if m.git_commit})
     when = (started[0] if len(started) == 1 else f"{started[0]} to {started[-1]}") if started else "not recorded"
     return [f"- Report made by psbench at commit `{_source_commit()}`"
             + (f"; the sweep was measured at commit {', '.join(f'`{c}`' for c in measured_with)}."
                if measured_with else "."),
-            f"- CPU: {', '.join(cpus) or 'not recorded'}; oneDNN ISA: {', '.join(isas) or 'not recorded'}.",
+            f"- CPU: {', '.join(cpus) or 'not recorded'}; oneDNN ISA: {', '.join(isas) or 'not recorded'}; "
+            f"MPI: {', '.join(mpis) or 'not recorded'}.",
             f"- Sweep measured (the manifests' start): {when}.", ""]
 
 

@@ -45,6 +45,7 @@ class Run:
     cores: int
     cpu: str | None
     onednn_isa: str | None
+    mpi: str | None  # the MPI library that ran it ("Open MPI v4.1.4", "MPICH Version: 4.0.2")
     parameters: int
     sample_bytes: int | None
     phases: dict
@@ -152,6 +153,7 @@ def load_run(path: Path) -> Run:
         cores=get("env.cores", int),
         cpu=_env_text(document, "cpu", version, path),
         onednn_isa=_env_text(document, "onednn_isa", version, path),
+        mpi=optional_field(document, "env.libraries.mpi", str, path, WHAT),
         parameters=get("model.parameters", int),
         sample_bytes=_sample_bytes(document, path, total_samples),
         phases={phase: get(f"phases.{phase}", float) for phase in PHASES},

@@ -5,8 +5,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <array>
 #include <string>
 
+#include "mpi/backoff_wait.hpp"
+#include "mpi/call.hpp"
+#include "train/persistent_allreduce.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {
@@ -47,6 +51,37 @@ TEST(SyncBuckets, AnyBucketSizeGivesTheParametersOfOneAllreduce) {
       EXPECT_LE(worst, 1e-5F);
     }
     EXPECT_EQ(bucketed.results["config"]["bucket_bytes"], bucket);
+  }
+}
+
+// The buckets' allreduces, started again every step and polled as the sync exchange polls them (test_all during
+// the backward pass, wait_all at the step's end), complete with every rank's sum in every MPI psbench builds on.
+TEST(SyncBuckets, RestartedAllreducesCompleteUnderTestAllAndWaitAll) {
+  const auto world = mpi::Communicator::world();
+  std::array<float, 3> send{};
+  std::array<float, 3> sum{};
+  std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  const auto start = [&](std::size_t k, bool build) {
+    const int first = k == 0 ? 0 : 2;
+    const int count = k == 0 ? 2 : 1;
+    const auto call = build ? allreduce_init : start_allreduce;
+    PSBENCH_MPI_CALL(call(send.data() + first, sum.data() + first, count, MPI_FLOAT, world.native(), &requests[k]));
+  };
+  if (kPersistentAllreduce) {
+    start(0, true);
+    start(1, true);
+  }
+  for (int step = 1; step <= 3; ++step) {
+    send.fill(static_cast<float>(step * (world.rank() + 1)));
+    start(0, false);
+    mpi::test_all(std::span(requests).first(1));
+    start(1, false);
+    mpi::wait_all(requests);
+    const float expected = static_cast<float>(step * world.size() * (world.size() + 1) / 2);
+    for (const float value : sum) EXPECT_EQ(value, expected) << "step " << step;
+  }
+  for (MPI_Request& request : requests) {
+    if (request != MPI_REQUEST_NULL) MPI_Request_free(&request);
   }
 }
 
