@@ -133,6 +133,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
     const Arrival arrival = wait_for_push(watch);
     const double arrived = monotonic_seconds();
     stats.idle_seconds += arrived - wait_start;
+    if (bound_ >= 0) note_overdue_holds(stats);
     const PushHeader header = receive_header(arrival);
     watch.heard(arrival.source, arrived);
     const auto worker = static_cast<std::size_t>(arrival.source - topology_.servers);
@@ -178,6 +179,7 @@ ServerStats Server::serve(const std::function<void(const EpochProgress&)>& on_ep
       held_arrival_[worker] = arrival;
       held_since_[worker] = monotonic_seconds();
       ++stats.held_replies;
+      stats.min_held_lead = std::min(stats.min_held_lead, clocks_[worker] - std::min(min_clock(), clocks_[worker]));
     } else {
       stats.max_lead = std::max(stats.max_lead, clocks_[worker] - std::min(min_clock(), clocks_[worker]));
     }
@@ -198,6 +200,15 @@ std::uint64_t Server::min_clock() const {
     if (done_[w] == 0) slowest = std::min(slowest, clocks_[w]);
   }
   return slowest;
+}
+
+void Server::note_overdue_holds(ServerStats& stats) const {
+  const std::uint64_t slowest = min_clock();
+  for (std::size_t w = 0; w < held_.size(); ++w) {
+    if (held_[w] != 0 && (stopping_ || clocks_[w] <= slowest + static_cast<std::uint64_t>(bound_))) {
+      ++stats.overdue_holds;
+    }
+  }
 }
 
 void Server::note_spread(ServerStats& stats) const {

@@ -38,6 +38,8 @@ struct ServerStats {
   std::uint64_t max_clock_spread = 0;          ///< largest (max - min) clock of the workers not done, after each push
   std::uint64_t max_lead = 0;  ///< largest (own clock - min clock) of a worker when its reply went out (not
                                ///< counting the replies an abort released)
+  std::uint64_t min_held_lead = UINT64_MAX;  ///< smallest (own clock - min clock) of a worker when its reply was held
+  std::uint64_t overdue_holds = 0;  ///< replies found still held at a message's arrival though the bound allowed them
 };
 
 /// All workers' totals for one finished epoch, as seen by a server.
@@ -146,6 +148,9 @@ class Server {
   void release_allowed(ServerStats& stats);
   /// The smallest clock of the workers not done (UINT64_MAX when every worker is done).
   [[nodiscard]] std::uint64_t min_clock() const;
+  /// Counts the held replies the bound already allows (ServerStats::overdue_holds: none, when each is released as
+  /// soon as it may be).
+  void note_overdue_holds(ServerStats& stats) const;
   /// Notes the clocks' spread after a push (ServerStats::max_clock_spread).
   void note_spread(ServerStats& stats) const;
   /// Delay compensation: the worker index's copy of the shard as last sent to it (empty without it).

@@ -45,6 +45,7 @@ void fields(Self& c, Visit&& visit) {
   visit("eval_every", c.eval_every);
   visit("target_accuracy", c.target_accuracy);
   visit("stop_at_target", c.stop_at_target);
+  visit("slow_evaluation", c.slow_evaluation);
   visit("delay_compensation", c.delay_compensation);
   visit("block_samples", c.block_samples);
   visit("block_momentum", c.block_momentum);
@@ -249,6 +250,7 @@ void fields(Self& s, Visit&& visit) {
   visit("updates_per_s", s.updates_per_s);
   visit("utilization", s.utilization);
   visit("staleness", s.staleness);
+  visit("clocks", s.clocks);
 }
 
 /// Visits every member of EpochSummary with its key.

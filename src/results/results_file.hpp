@@ -51,6 +51,7 @@ struct Config {
   std::optional<std::int64_t> eval_every;  ///< --eval-every in steps per worker, 0 for none
   std::optional<double> target_accuracy;   ///< --target-accuracy, 0 for none
   std::optional<bool> stop_at_target;      ///< --stop-at-target
+  std::optional<double> slow_evaluation;   ///< --slow-evaluation factor, 1 for none
   // Delay compensation: always written; optional in format 2, whose older files lack it.
   std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
   // The block learners' flags: always written; optional in format 2, whose older files lack them.
@@ -279,6 +280,9 @@ struct ServerSummary {
   double updates_per_s = 0.0;  ///< updates / the longest serve_s
   double utilization = 0.0;    ///< summed service_s / summed serve_s
   Staleness staleness;         ///< over all updates; hist summed over servers
+  /// Over all servers (async; optional in format 2: older files lack it): held replies and seconds summed (per
+  /// worker too), the largest clock spread and lead.
+  std::optional<ClockStats> clocks;
   /// Member-wise equality.
   bool operator==(const ServerSummary&) const = default;
 };

@@ -61,27 +61,21 @@ std::string server_line(const results::ServerSummary& server) {
   return text;
 }
 
-// The bounded-staleness line: the bound s implies, the largest staleness seen, and what the bound cost (replies
-// held back, the seconds they waited, the widest spread of the workers' clocks), over every server.
+// The bounded-staleness line: the bound s implies, the largest staleness seen, and the workers' clocks over every
+// server: replies held back and the seconds they waited, the widest spread of the clocks after a push, and the
+// largest lead over the slowest of a worker whose reply went out (at most s).
 std::string clocks_line(const results::ResultsFile& file, const TrainOptions& options) {
-  std::uint64_t held = 0;
-  std::uint64_t spread = 0;
-  double held_s = 0.0;
-  for (const results::RankEntry& rank : file.per_rank) {
-    if (!rank.server || !rank.server->clocks) continue;
-    held += rank.server->clocks->held_replies;
-    held_s += rank.server->clocks->held_s;
-    spread = std::max(spread, rank.server->clocks->max_clock_spread);
-  }
+  const results::ClockStats clocks = file.server.clocks.value_or(results::ClockStats{});
   const auto workers = static_cast<std::uint64_t>(file.env.workers);
-  char text[256];
+  char text[320];
   std::snprintf(text, sizeof text,
-                "staleness bound s = %d: at most %llu versions, max %llu; %llu replies held %.3f s in all, clock "
-                "spread max %llu",
+                "staleness bound s = %d: at most %llu versions, max %llu; %llu replies held %.3f s in all; clocks: "
+                "spread max %llu, lead of an answered worker max %llu",
                 *options.staleness,
                 static_cast<unsigned long long>(ps::staleness_bound(*options.staleness, workers, options.pipeline)),
-                static_cast<unsigned long long>(file.server.staleness.max), static_cast<unsigned long long>(held),
-                held_s, static_cast<unsigned long long>(spread));
+                static_cast<unsigned long long>(file.server.staleness.max),
+                static_cast<unsigned long long>(clocks.held_replies), clocks.held_s,
+                static_cast<unsigned long long>(clocks.max_clock_spread), static_cast<unsigned long long>(clocks.max_lead));
   return text;
 }
 

@@ -126,6 +126,23 @@ Evaluation final_evaluation(const std::vector<results::RankEntry>& per_rank) {
   return {};
 }
 
+namespace {
+
+// Adds one server's clocks to the run's: held replies and seconds summed (per worker too), spread and lead at most.
+void add_clocks(const results::ClockStats& server, std::optional<results::ClockStats>& run) {
+  if (!run) run.emplace();
+  run->held_replies += server.held_replies;
+  run->held_s += server.held_s;
+  if (run->held_s_by_worker.size() < server.held_s_by_worker.size()) {
+    run->held_s_by_worker.resize(server.held_s_by_worker.size(), 0.0);
+  }
+  for (std::size_t w = 0; w < server.held_s_by_worker.size(); ++w) run->held_s_by_worker[w] += server.held_s_by_worker[w];
+  run->max_clock_spread = std::max(run->max_clock_spread, server.max_clock_spread);
+  run->max_lead = std::max(run->max_lead, server.max_lead);
+}
+
+}  // namespace
+
 results::ServerSummary server_summary(const std::vector<results::RankEntry>& per_rank) {
   results::ServerSummary summary;
   double service = 0.0;
@@ -145,6 +162,7 @@ results::ServerSummary server_summary(const std::vector<results::RankEntry>& per
     const std::vector<std::uint64_t>& counts = server.staleness.hist;
     if (counts.size() > hist.size()) hist.resize(counts.size(), 0);
     for (std::size_t i = 0; i < counts.size(); ++i) hist[i] += counts[i];
+    if (server.clocks) add_clocks(*server.clocks, summary.clocks);
   }
   summary.updates_per_s = longest_serve > 0.0 ? static_cast<double>(summary.updates) / longest_serve : 0.0;
   summary.utilization = serve > 0.0 ? service / serve : 0.0;

@@ -89,6 +89,7 @@ ResultsFile sample_results() {
                  10,
                  0.5,
                  false,
+                 1.0,
                  0.0,
                  4096,
                  0.75,
@@ -116,7 +117,7 @@ ResultsFile sample_results() {
   file.train.final_loss = 0.95;
   file.train.visits = {2, 2, 2};
   file.train.parameter_checksum = "00112233aabbccdd";
-  file.server = {20, 10.0, 0.25, Staleness{0.5, 1, {10, 10}}};
+  file.server = {20, 10.0, 0.25, Staleness{0.5, 1, {10, 10}}, ClockStats{3, 0.5, {0.5}, 2, 1}};
   file.epochs = {EpochSummary{0, 300, 10, 1.0, 300.0, 2.05, 0.25, std::nullopt},
                  EpochSummary{1, 300, 10, 1.0, 300.0, 0.95, std::nullopt, 0.75}};
   file.load = {LoadEntry{{4096, 0.5, 0.25, 0.008192, "sequential+whole", false}, 0, 1}};
