@@ -155,6 +155,30 @@ std::vector<float> pushed(const compress::ColumnLayout* columns, std::vector<flo
   return g;
 }
 
+// Worker topology.worker_index() pushes rounds gradients (gradient_of(round)) in turn with the other workers (a
+// token passed between them on world, so the server sees a known order); returns its last reply.
+template <class GradientOf>
+std::vector<float> push_in_turns(WorkerClient& client, const mpi::Communicator& world, const Topology& topology,
+                                 std::vector<float> weights, int rounds, GradientOf&& gradient_of) {
+  const int index = topology.worker_index();
+  const int workers = topology.workers();
+  PhaseTimer timer;
+  const int next = topology.worker_rank((index + 1) % workers);
+  const int previous = topology.worker_rank((index + workers - 1) % workers);
+  for (int round = 0; round < rounds; ++round) {
+    int token = 0;
+    if (workers > 1 && !(index == 0 && round == 0)) {
+      PSBENCH_MPI_CALL(MPI_Recv(&token, 1, MPI_INT, previous, kTokenTag, world.native(), MPI_STATUS_IGNORE));
+    }
+    std::vector<float> g = gradient_of(round);
+    client.push_pull(g, weights, step_header(), timer);
+    if (workers > 1 && !(index == workers - 1 && round == rounds - 1)) {
+      PSBENCH_MPI_CALL(MPI_Send(&token, 1, MPI_INT, next, kTokenTag, world.native()));
+    }
+  }
+  return weights;
+}
+
 // Workers take turns (a token passed between them); the server's shard, each worker's copy and each last reply
 // equal the hand-rolled sequence of what they pushed.
 void expect_turns_match_the_reference(Path path, bool onebit) {
@@ -195,21 +219,8 @@ void expect_turns_match_the_reference(Path path, bool onebit) {
   const int index = topology.worker_index();
   WorkerClient client(world, topology, layout, link.get(), false);
   if (onebit) client.compress_pushes(cut_at_shards(column_layout, layout), true);
-  std::vector<float> weights = initial;
-  PhaseTimer timer;
-  const int next = topology.worker_rank((index + 1) % workers);
-  const int previous = topology.worker_rank((index + workers - 1) % workers);
-  for (int round = 0; round < kRounds; ++round) {
-    int token = 0;
-    if (workers > 1 && !(index == 0 && round == 0)) {
-      PSBENCH_MPI_CALL(MPI_Recv(&token, 1, MPI_INT, previous, kTokenTag, world.native(), MPI_STATUS_IGNORE));
-    }
-    std::vector<float> g = gradient(kParameters, index, round);
-    client.push_pull(g, weights, step_header(), timer);
-    if (workers > 1 && !(index == workers - 1 && round == kRounds - 1)) {
-      PSBENCH_MPI_CALL(MPI_Send(&token, 1, MPI_INT, next, kTokenTag, world.native()));
-    }
-  }
+  const std::vector<float> weights =
+      push_in_turns(client, world, topology, initial, kRounds, [&](int round) { return gradient(kParameters, index, round); });
   client.finish(PushKind::kDone);
   // Worker index's last reply is the shard after its own last push (round kRounds - 1).
   Reference full(initial, workers, 0.1F, 0.5F, kLambda);
@@ -222,6 +233,37 @@ void expect_turns_match_the_reference(Path path, bool onebit) {
       }
     }
   }
+}
+
+// Two workers in turns push g = (2, -1) twice each on a shard of (1, 2) (rate 0.5, no momentum, lambda 0.25): every
+// push but the first is one version stale, so g' = g + lambda g g (w - w_m) differs from g. By hand, in exact floats:
+//   worker 0: w - w_0 = 0: g' = (2, -1), w = (0, 2.5), w_0 = w;
+//   worker 1: w - w_1 = (-1, 0.5): g' = (1, -0.875), w = (-0.5, 2.9375), w_1 = w;
+//   worker 0: w - w_0 = (-0.5, 0.4375): g' = (1.5, -0.890625), w = (-1.25, 3.3828125), w_0 = w;
+//   worker 1: w - w_1 = (-0.75, 0.4453125): g' = (1.25, -0.888671875), w = (-1.875, 3.8271484375).
+TEST_P(PsDelayCompensation, StalePushesAreCompensatedAsComputedByHand) {
+  const auto world = mpi::Communicator::world();
+  if (world.size() != 3) GTEST_SKIP() << "1 server and 2 workers";
+  const auto topology = Topology::async(world.size(), world.rank(), 1);
+  const ShardLayout layout(2, 1);
+  const std::vector<float> initial{1.0F, 2.0F};
+  const std::unique_ptr<NodeLink> link = make_link(GetParam(), world, topology, 2);
+  if (topology.is_server()) {
+    Server server(world, topology, layout, initial, SgdConfig{0.5F, 0.0F}, link.get(), 0.25F);
+    server.serve();
+    EXPECT_EQ(server.shard()[0], -1.875F);
+    EXPECT_EQ(server.shard()[1], 3.8271484375F);
+    EXPECT_EQ(server.sent_to(0)[0], -1.25F);
+    EXPECT_EQ(server.sent_to(0)[1], 3.3828125F);
+    return;
+  }
+  WorkerClient client(world, topology, layout, link.get(), false);
+  const std::vector<float> last =
+      push_in_turns(client, world, topology, initial, 2, [](int) { return std::vector<float>{2.0F, -1.0F}; });
+  client.finish(PushKind::kDone);
+  const std::vector<float> expected = topology.worker_index() == 0 ? std::vector<float>{-1.25F, 3.3828125F}
+                                                                   : std::vector<float>{-1.875F, 3.8271484375F};
+  EXPECT_EQ(last, expected);
 }
 
 TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {

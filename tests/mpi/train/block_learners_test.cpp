@@ -1,6 +1,6 @@
 // The block learners (bmuf, average) over MPI: after every block, and after an epoch's partial last block, each rank
 // holds the same parameters, equal to a serial reference that trains each worker's block alone and combines them as
-// CNTK does; and a training run reaches the bar, records its settings and moves the closed form's bytes.
+// CNTK does (BMUF's update written out from its equations, not train's code); and a training run reaches the bar, records its settings and moves the closed form's bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include "common/phase_timer.hpp"
 #include "nn/model.hpp"
 #include "ps/sgd.hpp"
-#include "train/block_update.hpp"
 #include "train/gradient_exchange.hpp"
 #include "train_fixture.hpp"
 
@@ -74,10 +73,29 @@ std::vector<float> train_block(int worker, Block block, std::span<const float> s
 // shares differ between workers.
 std::uint32_t reported_samples(int worker) { return static_cast<std::uint32_t>(kStepBatch - worker); }
 
+// BMUF's block update written out from Chen and Huo's equations as CNTK runs them (not train's BlockMomentum): with
+// sum the workers' summed deltas w_prev - w, smoothed = bm smoothed + (1 - bm) blr sum, w = w_prev - smoothed, and
+// with Nesterov w -= bm smoothed; the next block's deltas are taken from w.
+struct ReferenceBmuf {
+  std::vector<float> previous;  // w_prev
+  std::vector<float> smoothed;
+  float momentum = 0.0F;
+  float learning_rate = 1.0F;
+  bool nesterov = true;
+
+  std::vector<float> step(const std::vector<float>& sum) {
+    for (std::size_t i = 0; i < sum.size(); ++i) {
+      smoothed[i] = momentum * smoothed[i] + (1.0F - momentum) * learning_rate * sum[i];
+      previous[i] = previous[i] - smoothed[i] - (nesterov ? momentum : 0.0F) * smoothed[i];
+    }
+    return previous;
+  }
+};
+
 // The serial reference of block b from start: BMUF's update of the workers' summed deltas, after which every
 // worker's momentum restarts from zero, or the model average weighted by samples, which keeps the momenta.
 std::vector<float> reference_block(BlockLearner learner, Block block, std::span<const float> start,
-                                   BlockMomentum& momentum, std::vector<ps::SgdOptimizer>& optimizers) {
+                                   ReferenceBmuf& bmuf, std::vector<ps::SgdOptimizer>& optimizers) {
   const auto workers = static_cast<int>(optimizers.size());
   std::vector<float> combined(start.size(), 0.0F);
   std::uint64_t total = 0;
@@ -86,17 +104,13 @@ std::vector<float> reference_block(BlockLearner learner, Block block, std::span<
     ps::SgdOptimizer& optimizer = optimizers[static_cast<std::size_t>(w)];
     const std::vector<float> trained = train_block(w, block, start, optimizer);
     if (learner == BlockLearner::kMomentum) optimizer.reset_velocity();
-    std::vector<float> delta(start.size());
-    momentum.delta(trained, delta);
     const auto share = static_cast<float>(static_cast<double>(reported_samples(w)) / static_cast<double>(total));
     for (std::size_t i = 0; i < combined.size(); ++i) {
-      combined[i] += learner == BlockLearner::kMomentum ? delta[i] : share * trained[i];
+      combined[i] += learner == BlockLearner::kMomentum ? bmuf.previous[i] - trained[i] : share * trained[i];
     }
   }
   if (learner == BlockLearner::kAverage) return combined;
-  std::vector<float> parameters(start.size());
-  momentum.apply(combined, parameters);
-  return parameters;
+  return bmuf.step(combined);
 }
 
 // Runs epochs of epoch_steps steps; after each block every rank holds the serial reference's parameters.
@@ -114,7 +128,8 @@ void expect_blocks_match_the_reference(BlockLearner learner, bool nesterov, int 
                                             static_cast<std::uint64_t>(epoch_steps * kStepBatch), kStepBatch);
   ASSERT_EQ(exchange->steps_per_epoch(0), static_cast<std::size_t>(epoch_steps));
   const std::vector<Block> blocks = blocks_of(epochs, epoch_steps);
-  BlockMomentum reference_momentum(initial, settings.momentum, settings.learning_rate, nesterov);
+  ReferenceBmuf reference_bmuf{initial, std::vector<float>(initial.size(), 0.0F), settings.momentum,
+                               settings.learning_rate, nesterov};
   std::vector<ps::SgdOptimizer> optimizers;
   for (int w = 0; w < workers; ++w) optimizers.emplace_back(initial.size(), kSgd);
   std::vector<float> reference = initial;
@@ -128,7 +143,7 @@ void expect_blocks_match_the_reference(BlockLearner learner, bool nesterov, int 
       info.loss = model.train_step(images(world.rank(), step).data(), labels(world.rank(), step).data());
       exchange->exchange(model.gradients(), model.parameters(), info, timer);
     }
-    reference = reference_block(learner, blocks[block], reference, reference_momentum, optimizers);
+    reference = reference_block(learner, blocks[block], reference, reference_bmuf, optimizers);
     // Every rank holds the same values: the smallest and largest over ranks agree.
     std::vector<float> low(model.parameters().begin(), model.parameters().end());
     std::vector<float> high = low;
