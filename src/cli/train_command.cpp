@@ -77,6 +77,10 @@ void add_train_command(CLI::App& app) {
                       "record the training time at which the test accuracy first reaches A, in (0, 1] (needs "
                       "--eval-every)");
   command->add_flag("--stop-at-target", options->stop_at_target, "stop every rank once --target-accuracy is reached");
+  command->add_option("--slow-evaluation", options->slow_evaluation,
+                      "testing: each evaluation during training takes F times as long (the evaluating worker sleeps "
+                      "F - 1 times its measured evaluation); the time-to-accuracy clock leaves it out")
+      ->capture_default_str();
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
   command
@@ -103,7 +107,8 @@ void add_train_command(CLI::App& app) {
   auto fault = std::make_shared<std::string>();
   auto straggler = std::make_shared<std::string>();
   command->add_option("--inject-fault", *fault,
-                      "testing: crash:rank=R,step=K (rank R _exits at its step K) or stall:rank=R,seconds=T[,step=K] "
+                      "testing: crash:rank=R,step=K (rank R _exits at its step K), diverge:rank=R,step=K (worker rank R's "
+                      "gradient becomes NaN at its step K) or stall:rank=R,seconds=T[,step=K] "
                       "(rank R sleeps T s at its step K, default 1); docs/reliability.md");
   command->add_option("--straggler", *straggler,
                       "rank=R,factor=F: worker rank R sleeps (F - 1) times its measured compute time each step");

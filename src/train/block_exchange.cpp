@@ -94,6 +94,28 @@ class BlockExchange final : public GradientExchange {
     stopped_ = true;
   }
 
+  // The synchronisation's collectives and its update written into out, not into the model: the parameters, the
+  // block and the momenta stay as they are. Its bytes are the evaluation's, not training's: not counted.
+  bool combined_model(std::span<const float> parameters, std::span<float> out) override {
+    if (stopped_ || !clock_.pending()) return false;
+    if (momentum_) {
+      momentum_->delta(parameters, send_.span());
+    } else {
+      average_shares();
+    }
+    reduce(false);
+    if (!std::isfinite(block_.span()[0])) {
+      stopped_ = true;
+      return false;
+    }
+    if (momentum_) {
+      momentum_->preview(block_.span(), out);
+    } else {
+      std::copy(block_.span().begin(), block_.span().end(), out.begin());
+    }
+    return true;
+  }
+
   [[nodiscard]] bool stopped() const override { return stopped_; }
   [[nodiscard]] ExchangeTotals totals() const override { return totals_; }
 
@@ -138,11 +160,12 @@ class BlockExchange final : public GradientExchange {
     return total_samples_;
   }
 
-  // Sums the send buffer over the workers into the block buffer.
-  void reduce() {
+  // Sums the send buffer over the workers into the block buffer; counted: its bytes are training's.
+  void reduce(bool counted = true) {
     PSBENCH_MPI_CALL(start_allreduce(send_.span().data(), block_.span().data(), static_cast<int>(block_.span().size()),
                                      MPI_FLOAT, workers_.native(), requests_.at(1)));
     mpi::wait_all(requests_.slice(1, 1));
+    if (!counted) return;
     totals_.bytes_sent += block_bytes_;
     totals_.bytes_received += block_bytes_;
   }

@@ -1,6 +1,7 @@
 #include "train/block_update.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "common/check.hpp"
 
@@ -24,20 +25,45 @@ void BlockMomentum::delta(std::span<const float> parameters, std::span<float> de
   for (std::size_t i = 0; i < previous.size(); ++i) delta[i] = previous[i] - parameters[i];
 }
 
-void BlockMomentum::apply(std::span<const float> sum, std::span<float> parameters) {
-  const std::span<float> previous = previous_.span();
-  const std::span<float> smoothed = smoothed_.span();
-  PSBENCH_CHECK(sum.size() == previous.size() && parameters.size() == previous.size())
-      << "a block update of " << sum.size() << " sums into " << parameters.size() << " parameters, not "
-      << previous.size();
-  const float gain = (1.0F - momentum_) * learning_rate_;
-  const float lookahead = nesterov_ ? momentum_ : 0.0F;
-  for (std::size_t i = 0; i < previous.size(); ++i) {
-    smoothed[i] = momentum_ * smoothed[i] + gain * sum[i];
-    const float weight = previous[i] - smoothed[i] - lookahead * smoothed[i];
+namespace {
+
+// The block update over n values: parameters = previous - f - lookahead f, f = momentum smoothed + gain sum; with
+// kCommit also smoothed = f and previous = parameters (the next block starts).
+template <bool kCommit>
+void block_update(const float* sum, float* parameters, std::conditional_t<kCommit, float*, const float*> previous,
+                  std::conditional_t<kCommit, float*, const float*> smoothed, std::size_t n, float momentum, float gain,
+                  float lookahead) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const float filtered = momentum * smoothed[i] + gain * sum[i];
+    const float weight = previous[i] - filtered - lookahead * filtered;
     parameters[i] = weight;
-    previous[i] = weight;
+    if constexpr (kCommit) {
+      smoothed[i] = filtered;
+      previous[i] = weight;
+    }
   }
+}
+
+}  // namespace
+
+void BlockMomentum::apply(std::span<const float> sum, std::span<float> parameters) {
+  check_sizes(sum, parameters);
+  block_update<true>(sum.data(), parameters.data(), previous_.span().data(), smoothed_.span().data(), sum.size(),
+                     momentum_, (1.0F - momentum_) * learning_rate_, nesterov_ ? momentum_ : 0.0F);
+}
+
+void BlockMomentum::preview(std::span<const float> sum, std::span<float> parameters) const {
+  check_sizes(sum, parameters);
+  const std::span<const float> previous = previous_.span();
+  const std::span<const float> smoothed = smoothed_.span();
+  block_update<false>(sum.data(), parameters.data(), previous.data(), smoothed.data(), sum.size(), momentum_,
+                      (1.0F - momentum_) * learning_rate_, nesterov_ ? momentum_ : 0.0F);
+}
+
+void BlockMomentum::check_sizes(std::span<const float> sum, std::span<const float> parameters) const {
+  PSBENCH_CHECK(sum.size() == previous_.span().size() && parameters.size() == previous_.span().size())
+      << "a block update of " << sum.size() << " sums into " << parameters.size() << " parameters, not "
+      << previous_.span().size();
 }
 
 BlockClock::BlockClock(std::uint64_t block_samples, std::uint64_t largest_partition, std::uint64_t batch)

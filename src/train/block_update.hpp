@@ -21,10 +21,14 @@ class BlockMomentum {
   void delta(std::span<const float> parameters, std::span<float> delta) const;
   /// Applies the summed deltas to parameters (every worker ends with the same values) and starts the next block.
   void apply(std::span<const float> sum, std::span<float> parameters);
+  /// Writes into parameters what apply(sum, parameters) would, without starting the next block (the model a
+  /// synchronisation now would give).
+  void preview(std::span<const float> sum, std::span<float> parameters) const;
   /// The smoothed block update so far.
   [[nodiscard]] std::span<const float> smoothed() const { return smoothed_.span(); }
 
  private:
+  void check_sizes(std::span<const float> sum, std::span<const float> parameters) const;
   AlignedBuffer previous_;  // w_prev: the parameters at the last synchronisation
   AlignedBuffer smoothed_;
   float momentum_;

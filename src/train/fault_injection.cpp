@@ -4,7 +4,9 @@
 
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <thread>
+#include <vector>
 
 #include "common/phase_timer.hpp"
 
@@ -28,6 +30,10 @@ class FaultyExchange final : public GradientExchange {
   void exchange(std::span<const float> gradients, std::span<float> parameters, const StepInfo& step,
                 PhaseTimer& timer) override {
     before_step();
+    if (diverges_now()) {
+      nan_gradients_.assign(gradients.size(), std::numeric_limits<float>::quiet_NaN());
+      gradients = nan_gradients_;
+    }
     inner_->exchange(gradients, parameters, step, timer);
     computed_since_ = monotonic_seconds();
   }
@@ -46,6 +52,9 @@ class FaultyExchange final : public GradientExchange {
   [[nodiscard]] ExchangeTotals totals() const override { return inner_->totals(); }
   void finish() override { inner_->finish(); }
   void abort() override { inner_->abort(); }
+  bool combined_model(std::span<const float> parameters, std::span<float> out) override {
+    return inner_->combined_model(parameters, out);
+  }
   [[nodiscard]] bool stopped() const override { return inner_->stopped(); }
   [[nodiscard]] std::span<const float> optimizer_velocity() const override { return inner_->optimizer_velocity(); }
   void restore_optimizer_velocity(std::span<const float> velocity) override {
@@ -58,18 +67,30 @@ class FaultyExchange final : public GradientExchange {
     inject_fault_at(fault_, rank_, ++steps_);
   }
 
+  // --inject-fault diverge at this worker's step: its gradient becomes NaN, as a blown-up loss's would.
+  [[nodiscard]] bool diverges_now() const {
+    return fault_.kind == FaultPlan::Kind::kDiverge && fault_.rank == rank_ && fault_.step == steps_;
+  }
+
   std::unique_ptr<GradientExchange> inner_;
   FaultPlan fault_;
   int rank_;
   double factor_;
   double computed_since_;
   std::uint64_t steps_ = 0;
+  std::vector<float> nan_gradients_;  // the diverging step's gradient (--inject-fault diverge)
 };
 
 }  // namespace
 
 void inject_fault_at(const FaultPlan& fault, int rank, std::uint64_t step) {
   if (fault.kind == FaultPlan::Kind::kNone || fault.rank != rank || fault.step != step) return;
+  if (fault.kind == FaultPlan::Kind::kDiverge) {
+    std::fprintf(stderr, "psbench: injected fault: rank %d diverges at step %llu (its gradient becomes NaN)\n", rank,
+                 static_cast<unsigned long long>(step));
+    std::fflush(stderr);
+    return;
+  }
   if (fault.kind == FaultPlan::Kind::kCrash) {
     std::fprintf(stderr, "psbench: injected fault: rank %d crashes at step %llu (exit %d, no clean-up)\n", rank,
                  static_cast<unsigned long long>(step), kInjectedCrashExitCode);

@@ -63,6 +63,11 @@ FaultPlan parse_fault(const std::string& text) {
     plan.kind = FaultPlan::Kind::kCrash;
     plan.rank = whole_field(flag, fields, "rank", 0);
     plan.step = static_cast<std::uint64_t>(whole_field(flag, fields, "step", 1));
+  } else if (kind == "diverge") {
+    const auto fields = parse_fields(flag, rest, "rank,step");
+    plan.kind = FaultPlan::Kind::kDiverge;
+    plan.rank = whole_field(flag, fields, "rank", 0);
+    plan.step = static_cast<std::uint64_t>(whole_field(flag, fields, "step", 1));
   } else if (kind == "stall") {
     const auto fields = parse_fields(flag, rest, "rank,seconds,step");
     plan.kind = FaultPlan::Kind::kStall;
@@ -70,7 +75,8 @@ FaultPlan parse_fault(const std::string& text) {
     plan.seconds = number_field(flag, fields, "seconds", 0.0);
     if (fields.count("step") != 0) plan.step = static_cast<std::uint64_t>(whole_field(flag, fields, "step", 1));
   } else {
-    throw UserError(flag + " '" + text + "': expected crash:rank=R,step=K or stall:rank=R,seconds=T");
+    throw UserError(flag + " '" + text +
+                    "': expected crash:rank=R,step=K, stall:rank=R,seconds=T or diverge:rank=R,step=K");
   }
   return plan;
 }
@@ -92,6 +98,10 @@ std::string fault_text(const FaultPlan& plan) {
       std::snprintf(text, sizeof text, "crash:rank=%d,step=%llu", plan.rank,
                     static_cast<unsigned long long>(plan.step));
       return text;
+    case FaultPlan::Kind::kDiverge:
+      std::snprintf(text, sizeof text, "diverge:rank=%d,step=%llu", plan.rank,
+                    static_cast<unsigned long long>(plan.step));
+      return text;
     case FaultPlan::Kind::kStall:
       std::snprintf(text, sizeof text, "stall:rank=%d,seconds=%g,step=%llu", plan.rank, plan.seconds,
                     static_cast<unsigned long long>(plan.step));
@@ -111,6 +121,10 @@ void validate_faults(const FaultPlan& fault, const StragglerPlan& straggler, int
   if (fault.kind != FaultPlan::Kind::kNone && fault.rank >= world_size) {
     throw UserError("--inject-fault rank " + std::to_string(fault.rank) + " is not in the job (ranks 0 to " +
                     std::to_string(world_size - 1) + ")");
+  }
+  if (fault.kind == FaultPlan::Kind::kDiverge && fault.rank < servers) {
+    throw UserError("--inject-fault diverge:rank=" + std::to_string(fault.rank) + " must name a worker (ranks " +
+                    std::to_string(servers) + " to " + std::to_string(world_size - 1) + ")");
   }
   if (straggler.rank >= world_size || (straggler.rank >= 0 && straggler.rank < servers)) {
     throw UserError("--straggler rank " + std::to_string(straggler.rank) + " must be a worker (ranks " +

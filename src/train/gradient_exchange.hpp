@@ -65,6 +65,11 @@ class GradientExchange {
   /// Ends the exchange at a step whose loss was not finite, so that every rank stops: async tells the
   /// servers (an abort push), sync joins this step's allreduce with a NaN that every worker sees.
   virtual void abort() {}
+  /// The model the run would deliver were it to end after this step, written into out (block learners: what the
+  /// final synchronisation of the partial block would give, found by the same collectives, so every worker calls
+  /// it at the same step; a worker that diverged joins it as it joins a synchronisation, and stopped() then
+  /// says so). False, with out untouched, where parameters already are that model.
+  virtual bool combined_model(std::span<const float> /*parameters*/, std::span<float> /*out*/) { return false; }
   /// True once another rank's divergence has reached this worker (a server answered
   /// ps::kAbortedVersion, or the summed gradient came back non-finite): it must stop training.
   [[nodiscard]] virtual bool stopped() const { return false; }

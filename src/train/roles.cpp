@@ -205,7 +205,8 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   if (options.eval_every) {
     const bool first = setup.topology.worker_index() == 0;
     during.emplace(options, setup.workers, first ? setup.model.get() : nullptr,
-                   first && setup.test ? &*setup.test : nullptr, setup.facts.input);
+                   first && setup.test ? &*setup.test : nullptr, setup.facts.input, *exchange,
+                   setup.model->parameters());
     trainer.evaluate_during_training(*during);
   }
   const std::uint32_t first_epoch = resume_worker(setup, trainer, *exchange);

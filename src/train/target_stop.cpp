@@ -1,54 +1,103 @@
 #include "train/target_stop.hpp"
 
+#include "common/phase_timer.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 
 namespace psbench::train {
+namespace {
 
-TargetStop::TargetStop(const mpi::Communicator& workers, bool lockstep, bool enabled)
+// The first worker's commands to the others in async mode.
+constexpr int kPause = 1;
+constexpr int kResume = 2;
+constexpr int kStop = 3;
+constexpr int kFinished = 4;
+
+}  // namespace
+
+TargetStop::TargetStop(const mpi::Communicator& workers, bool lockstep, bool stop, bool async_pauses)
     : workers_(workers),
       lockstep_(lockstep),
-      enabled_(enabled),
+      stop_(stop),
+      async_(!lockstep && (stop || async_pauses)),
       first_(workers.rank() == 0),
-      request_(1, "the stop-at-target broadcast") {
-  if (!enabled_ || lockstep_ || first_) return;
-  PSBENCH_MPI_CALL(MPI_Ibcast(&verdict_, 1, MPI_INT, 0, workers_.native(), request_.at(0)));
-  posted_ = true;
+      request_(1, "the first worker's command broadcast") {
+  if (async_ && !first_) post_command(0);
 }
 
 TargetStop::~TargetStop() {
   if (posted_) MPI_Wait(request_.at(0), MPI_STATUS_IGNORE);
 }
 
-bool TargetStop::at_evaluation(bool reached) {
-  if (!enabled_) return false;
-  if (lockstep_) {
-    verdict_ = reached ? 1 : 0;
-    PSBENCH_MPI_CALL(MPI_Bcast(&verdict_, 1, MPI_INT, 0, workers_.native()));
-    return verdict_ != 0;
-  }
-  if (posted_) return true;  // the first worker has said stop: its broadcast's buffer must not change
-  if (!reached) return false;
-  verdict_ = 1;
-  PSBENCH_MPI_CALL(MPI_Ibcast(&verdict_, 1, MPI_INT, 0, workers_.native(), request_.at(0)));
+// Posts this worker's next broadcast: the first worker's command, or the others' receive of it.
+void TargetStop::post_command(int command) {
+  if (posted_) mpi::wait_all(request_.all());  // the buffer must not change under a broadcast in flight
+  command_ = command;
+  PSBENCH_MPI_CALL(MPI_Ibcast(&command_, 1, MPI_INT, 0, workers_.native(), request_.at(0)));
   posted_ = true;
-  return true;
 }
 
-bool TargetStop::stopped_by_first() {
-  if (!enabled_ || lockstep_ || first_ || !posted_) return verdict_ != 0;
+// The others: waits for the command in flight, returns it, and posts the receive of the next unless it ends them.
+int TargetStop::next_command() {
+  mpi::wait_all(request_.all());
+  posted_ = false;
+  const int command = command_;
+  if (command == kStop || command == kFinished) {
+    finished_ = true;
+  } else {
+    post_command(0);
+  }
+  return command;
+}
+
+void TargetStop::pause_others() {
+  if (async_ && first_ && !finished_) post_command(kPause);
+}
+
+bool TargetStop::at_evaluation(bool reached) {
+  if (lockstep_) {
+    if (!stop_) return false;
+    int verdict = reached ? 1 : 0;
+    PSBENCH_MPI_CALL(MPI_Bcast(&verdict, 1, MPI_INT, 0, workers_.native()));
+    return verdict != 0;
+  }
+  if (!async_ || finished_) return stopped_;
+  stopped_ = stop_ && reached;
+  post_command(stopped_ ? kStop : kResume);
+  finished_ = stopped_;
+  return stopped_;
+}
+
+bool TargetStop::after_others_step(double& paused_s) {
+  if (!async_ || first_ || finished_) return stopped_;
   int done = 0;
   PSBENCH_MPI_CALL(MPI_Test(request_.at(0), &done, MPI_STATUS_IGNORE));
-  if (done != 0) posted_ = false;
-  return done != 0 && verdict_ != 0;
+  if (done == 0) return false;
+  posted_ = false;
+  const double start = monotonic_seconds();
+  int command = command_;
+  if (command == kPause) {
+    post_command(0);
+    command = next_command();  // resume or stop, after the first worker's evaluation
+    paused_s += monotonic_seconds() - start;
+  } else if (command == kStop || command == kFinished) {
+    finished_ = true;
+  } else {
+    post_command(0);
+  }
+  stopped_ = command == kStop;
+  return stopped_;
 }
 
 void TargetStop::finish() {
-  if (!enabled_ || lockstep_) return;
-  if (first_ && !posted_ && verdict_ == 0) {
-    PSBENCH_MPI_CALL(MPI_Ibcast(&verdict_, 1, MPI_INT, 0, workers_.native(), request_.at(0)));
-    posted_ = true;
+  if (!async_) return;
+  if (first_) {
+    if (!finished_) post_command(kFinished);
+    finished_ = true;
+  } else {
+    while (!finished_) stopped_ = next_command() == kStop || stopped_;
   }
-  if (posted_) PSBENCH_MPI_CALL(MPI_Wait(request_.at(0), MPI_STATUS_IGNORE));
+  if (posted_) mpi::wait_all(request_.all());
   posted_ = false;
 }
 

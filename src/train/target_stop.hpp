@@ -5,38 +5,55 @@
 
 namespace psbench::train {
 
-/// --stop-at-target among the workers: the first worker (rank 0 of the workers' communicator) says when its
-/// test accuracy reached the target, and every worker stops. In lockstep (sync and local mode) all workers
-/// decide at the same evaluation step, by a broadcast from the first worker that each of them joins there,
-/// so their allreduces stay matched. Otherwise (async) each worker posts one non-blocking broadcast at the
-/// start and tests it after every step; the first worker completes it when it stops, with or without the
-/// target, so no worker waits on the others' steps.
+/// The first worker's evaluations (--eval-every) and --stop-at-target among the workers. The first worker
+/// (rank 0 of the workers' communicator) evaluates and says when its test accuracy reached the target.
+///
+/// Lockstep (sync, local, bmuf, average): every worker reaches each evaluation step together and waits there (at
+/// its next collective) while the first worker evaluates; with --stop-at-target all decide at the evaluation
+/// step, by a broadcast from the first worker that each of them joins there, so their collectives stay matched.
+///
+/// Async: the others would keep training while the first worker evaluates, and their progress would reach the
+/// curve with no training time to show for it. So the first worker sends the others its commands by non-blocking
+/// broadcasts, one posted ahead on each of them and tested after every step: pause (at each evaluation), then
+/// resume or stop (the verdict), and finished when its training ends. A worker that sees pause waits, without
+/// training, for the next command, and that wait is not training time; the first worker does not wait for the
+/// others to pause (a server holding a reply for SSP may need its next push first), so each of them finishes the
+/// step it is in, at most one step per worker per evaluation.
 class TargetStop {
  public:
-  /// Collective over workers when enabled (posts the async broadcast); does nothing when not.
-  TargetStop(const mpi::Communicator& workers, bool lockstep, bool enabled);
+  /// Collective over workers when enabled (async: posts the others' first broadcast); does nothing when not.
+  /// stop: --stop-at-target; async_pauses: async mode with evaluations (the others pause for each).
+  TargetStop(const mpi::Communicator& workers, bool lockstep, bool stop, bool async_pauses);
   TargetStop(const TargetStop&) = delete;
   TargetStop& operator=(const TargetStop&) = delete;
-  /// Completes the async broadcast (finish() must have run on the first worker).
+  /// Completes a posted broadcast (finish() must have run on the first worker).
   ~TargetStop();
 
+  /// Async, the first worker, before it evaluates: tells the others to pause.
+  void pause_others();
   /// At an evaluation step: reached is the first worker's verdict (others pass false). Lockstep: every worker
   /// calls it at the same step and all get the first worker's verdict. Async: only the first worker calls it,
-  /// and a true verdict completes its broadcast. Returns whether this worker stops.
+  /// after pause_others(), and it resumes the others or stops them. Returns whether this worker stops.
   bool at_evaluation(bool reached);
-  /// After a step of a worker other than the first (async): true once the first worker has said stop.
-  [[nodiscard]] bool stopped_by_first();
-  /// At the end of the first worker's training (async): completes its broadcast with "no stop" if it has
-  /// not said stop; every worker's broadcast then completes.
+  /// After a step of a worker other than the first (async): waits out a pause, adding its seconds to paused_s;
+  /// true once the first worker has said stop.
+  [[nodiscard]] bool after_others_step(double& paused_s);
+  /// At the end of a worker's training (async): the first worker sends finished (unless it said stop); the others
+  /// take its commands until finished or stop.
   void finish();
 
  private:
+  void post_command(int command);
+  int next_command();
   const mpi::Communicator& workers_;
   bool lockstep_;
-  bool enabled_;
+  bool stop_;
+  bool async_;
   bool first_;
-  int verdict_ = 0;      // the broadcast's value: 1 once the first worker says stop
-  bool posted_ = false;  // this worker's async broadcast is posted and not yet complete
+  int command_ = 0;      // the broadcast's buffer
+  bool posted_ = false;  // a broadcast of this worker's is posted and not yet complete
+  bool stopped_ = false;
+  bool finished_ = false;  // async: the first worker sent (the others saw) finished or stop
   mpi::RequestSet request_;
 };
 

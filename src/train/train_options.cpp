@@ -196,6 +196,12 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (options.target_accuracy && !options.eval_every) {
     throw UserError("--target-accuracy needs --eval-every N: the steps between the test evaluations that time it");
   }
+  if (!(options.slow_evaluation >= 1.0) || !std::isfinite(options.slow_evaluation)) {
+    throw UserError("--slow-evaluation must be a factor of 1 or more, got " + std::to_string(options.slow_evaluation));
+  }
+  if (options.slow_evaluation > 1.0 && !options.eval_every) {
+    throw UserError("--slow-evaluation needs --eval-every N: it stretches the evaluations during training");
+  }
   if (options.stop_at_target && !options.target_accuracy) {
     throw UserError("--stop-at-target needs --target-accuracy A: the test accuracy to stop at");
   }
@@ -268,6 +274,7 @@ results::Config options_config(const TrainOptions& options) {
           options.eval_every.value_or(0),
           options.target_accuracy.value_or(0.0),
           options.stop_at_target,
+          options.slow_evaluation,
           options.delay_compensation.value_or(0.0),
           options.block_samples.value_or(0),
           options.block_momentum.value_or(0.0),

@@ -1,19 +1,33 @@
 #include "train/training_evaluation.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 #include "common/phase_timer.hpp"
 #include "train/evaluation.hpp"
 
 namespace psbench::train {
+namespace {
+
+bool is_block_mode(Mode mode) { return mode == Mode::kBmuf || mode == Mode::kAverage; }
+
+}  // namespace
 
 TrainingEvaluation::TrainingEvaluation(const TrainOptions& options, const mpi::Communicator& workers, nn::Model* model,
-                                       const data::Samples* test, const nn::InputShape& input)
+                                       const data::Samples* test, const nn::InputShape& input,
+                                       GradientExchange& exchange, std::span<float> parameters)
     : every_(static_cast<std::uint64_t>(options.eval_every.value_or(0))),
       target_(options.target_accuracy.value_or(0.0)),
+      slow_factor_(options.slow_evaluation),
       model_(model),
       test_(test),
       input_(input),
       lockstep_(options.mode != Mode::kAsync),
-      stop_(workers, lockstep_, options.stop_at_target) {
+      exchange_(exchange),
+      parameters_(parameters),
+      combined_(every_ > 0 && is_block_mode(options.mode) ? parameters.size() : 0),
+      stop_(workers, lockstep_, options.stop_at_target, every_ > 0) {
   if (every_ > 0 && model_ != nullptr && test_ != nullptr) curve_.reserve(64);
 }
 
@@ -26,26 +40,43 @@ bool TrainingEvaluation::after_step(std::uint64_t steps, std::uint32_t epoch, do
     samples_ += samples;
   }
   if (every_ == 0) return false;
-  if (!lockstep_ && !evaluates) return stop_.stopped_by_first();
+  if (!lockstep_ && !evaluates) return stop_.after_others_step(evaluation_s_);
   if (steps % every_ != 0) return false;
-  if (evaluates) {
-    const double start = monotonic_seconds();
-    const Evaluation evaluation = evaluate_on(*model_, *test_, input_);
-    results::CurvePoint point;
-    point.time_s = training_s;
-    point.steps = steps;
-    point.samples = samples_;
-    point.epoch = epoch;
-    point.loss = losses_ > 0 ? loss_sum_ / static_cast<double>(losses_) : 0.0;
-    point.accuracy = evaluation.accuracy;
-    point.test_loss = evaluation.mean_loss;
-    curve_.push_back(point);
-    loss_sum_ = 0.0;
-    losses_ = 0;
-    if (target_ > 0.0 && evaluation.accuracy >= target_) reached_ = true;
+  const double start = monotonic_seconds();
+  stop_.pause_others();
+  const bool combined = !combined_.span().empty() && exchange_.combined_model(parameters_, combined_.span());
+  if (exchange_.stopped()) {  // a worker diverged and joined the combination with NaN: no verdict, all stop
     evaluation_s_ += monotonic_seconds() - start;
+    return false;
   }
-  return stop_.at_evaluation(reached_);
+  if (evaluates) evaluate(steps, epoch, training_s, combined);
+  const bool stop = stop_.at_evaluation(reached_);
+  evaluation_s_ += monotonic_seconds() - start;
+  return stop;
+}
+
+// The first worker's evaluation of its parameters, or of the combined model swapped into them for the while.
+void TrainingEvaluation::evaluate(std::uint64_t steps, std::uint32_t epoch, double training_s, bool combined) {
+  const std::span<float> held = combined_.span();
+  if (combined) std::swap_ranges(parameters_.begin(), parameters_.end(), held.begin());
+  const double start = monotonic_seconds();
+  const Evaluation evaluation = evaluate_on(*model_, *test_, input_);
+  if (slow_factor_ > 1.0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>((slow_factor_ - 1.0) * (monotonic_seconds() - start)));
+  }
+  if (combined) std::swap_ranges(parameters_.begin(), parameters_.end(), held.begin());
+  results::CurvePoint point;
+  point.time_s = training_s;
+  point.steps = steps;
+  point.samples = samples_;
+  point.epoch = epoch;
+  point.loss = losses_ > 0 ? loss_sum_ / static_cast<double>(losses_) : 0.0;
+  point.accuracy = evaluation.accuracy;
+  point.test_loss = evaluation.mean_loss;
+  curve_.push_back(point);
+  loss_sum_ = 0.0;
+  losses_ = 0;
+  if (target_ > 0.0 && evaluation.accuracy >= target_) reached_ = true;
 }
 
 }  // namespace psbench::train

@@ -34,8 +34,8 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
   EpochTally tally;
   tally.epoch = epoch;
   tally.started_at = monotonic_seconds();
-  if (training_started_ < 0.0) training_started_ = tally.started_at;
-  const double evaluated_before = evaluation_ != nullptr ? evaluation_->evaluation_s() : 0.0;
+  evaluated_before_epoch_ = evaluation_ != nullptr ? evaluation_->evaluation_s() : 0.0;
+  epoch_started_ = tally.started_at;
   order_.shuffle(epoch);
   const auto batch = static_cast<std::size_t>(settings_.batch);
   const std::size_t steps = exchange_.steps_per_epoch(own_steps_);
@@ -91,7 +91,8 @@ EpochTally WorkerTrainer::run_epoch(std::uint32_t epoch, const StepObserver& obs
     if (evaluate_after_step(info)) break;
   }
   tally.finished_at = monotonic_seconds();
-  if (evaluation_ != nullptr) tally.evaluation_s = evaluation_->evaluation_s() - evaluated_before;
+  if (evaluation_ != nullptr) tally.evaluation_s = evaluation_->evaluation_s() - evaluated_before_epoch_;
+  trained_s_ += tally.finished_at - tally.started_at - tally.evaluation_s;
   trace_.record(SliceKind::kEpoch, tally.started_at, tally.finished_at, epoch);
   check_visits(epoch);
   return tally;
@@ -119,13 +120,24 @@ bool WorkerTrainer::step_without_batch(std::span<float> parameters, const StepIn
   return false;
 }
 
-// --eval-every: counts the step and lets the evaluation run; true when --stop-at-target ends training here.
+// --eval-every: counts the step and lets the evaluation run; true when --stop-at-target ends training here, or
+// when the evaluation's combination of the workers' models found one that diverged.
 bool WorkerTrainer::evaluate_after_step(const StepInfo& info) {
   if (evaluation_ == nullptr) return false;
   ++steps_taken_;
-  const double training_s = monotonic_seconds() - training_started_ - evaluation_->evaluation_s();
-  stopped_at_target_ = evaluation_->after_step(steps_taken_, info.epoch, info.loss, info.samples, training_s);
+  stopped_at_target_ = evaluation_->after_step(steps_taken_, info.epoch, info.loss, info.samples, training_clock());
+  if (exchange_.stopped() && !stop_) {
+    stop_ = StopPoint{info.epoch, steps_done_, info.loss, false};
+    stopped_at_target_ = false;
+    return true;
+  }
   return stopped_at_target_;
+}
+
+// Training time so far: the time spent in epochs, less the evaluations and the pauses for them. What happens
+// between epochs (local mode's evaluation, the epoch records' collectives, checkpoints) is not training either.
+double WorkerTrainer::training_clock() const {
+  return trained_s_ + monotonic_seconds() - epoch_started_ - (evaluation_->evaluation_s() - evaluated_before_epoch_);
 }
 
 // A remainder batch of t samples weighs t/b, and the k-th warm-up step k/warmup_steps.

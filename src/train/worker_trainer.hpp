@@ -94,6 +94,7 @@ class WorkerTrainer {
  private:
   bool step_without_batch(std::span<float> parameters, const StepInfo& info);
   bool evaluate_after_step(const StepInfo& info);
+  [[nodiscard]] double training_clock() const;
   [[nodiscard]] float gradient_weight(std::size_t samples) const;
   void record_exchange_slices(double start, const PhaseTimer& before);
   void check_visits(std::uint32_t epoch);
@@ -114,7 +115,9 @@ class WorkerTrainer {
   std::size_t first_step_ = 0;  // where the next epoch starts (non-zero only when resumed mid-epoch)
   TrainingEvaluation* evaluation_ = nullptr;
   std::uint64_t steps_taken_ = 0;  // every step of this run, with or without a batch (the evaluations' clock)
-  double training_started_ = -1.0;
+  double trained_s_ = 0.0;               // training time of the epochs run so far (the evaluations' clock)
+  double epoch_started_ = 0.0;           // when the current epoch started
+  double evaluated_before_epoch_ = 0.0;  // the evaluation's seconds when it did
   bool stopped_at_target_ = false;
 };
 

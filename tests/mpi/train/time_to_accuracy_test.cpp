@@ -1,6 +1,9 @@
 // Time to accuracy (--eval-every, --target-accuracy, --stop-at-target) in every mode: the first worker's test
 // evaluations form the curve at every N-th step, their time is left out of the training time, the time to
-// the target is the first point that reached it, and with --stop-at-target every worker stops there.
+// the target is the first point that reached it, and with --stop-at-target every worker stops there. Evaluations
+// stretched tenfold (--slow-evaluation) change neither the training nor its clock: in lockstep modes the curve is
+// the same step for step, its last point lies within the training time, and the clock does not grow with the
+// evaluations; in async mode the other workers pause while the first evaluates.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -103,6 +106,85 @@ TEST(TimeToAccuracy, AsyncWorkersStopSoonAfterTheFirst) {
     if (!rank.contains("worker")) continue;
     EXPECT_LT(rank.at("worker").at("steps").get<std::uint64_t>(), full_steps) << rank.at("rank");
   }
+}
+
+constexpr double kSlow = 10.0;
+
+// The evaluating worker's evaluation seconds over the run.
+double evaluation_seconds(const nlohmann::json& results, bool first) {
+  double seconds = 0.0;
+  for (const auto& rank : results.at("per_rank")) {
+    if (!rank.contains("worker") || (rank.at("worker").at("index").get<int>() == 0) != first) continue;
+    for (const auto& epoch : rank.at("worker").at("epochs")) seconds += epoch.value("evaluation_s", 0.0);
+  }
+  return seconds;
+}
+
+// A lockstep mode's run with evaluations at normal speed and stretched kSlow times (rank 0 checks).
+void expect_slow_evaluations_leave_the_clock_alone(const mpi::Communicator& workers, Mode mode,
+                                                   const std::string& name) {
+  TrainOptions options = timed_run(mode, name, false);
+  if (mode == Mode::kBmuf || mode == Mode::kAverage) options.block_samples = 4 * kEvery * kBatch;
+  const TrainOutcome normal = run_training(workers, options);
+  options.out_path = scratch_dir() + "/" + name + "_slow.json";
+  options.slow_evaluation = kSlow;
+  const TrainOutcome slow = run_training(workers, options);
+  if (workers.rank() != 0) return;
+  const auto& normal_curve = normal.results.at("curve");
+  const auto& slow_curve = slow.results.at("curve");
+  ASSERT_EQ(slow_curve.size(), normal_curve.size());
+  for (std::size_t i = 0; i < slow_curve.size(); ++i) {  // the evaluations did not touch the training
+    EXPECT_EQ(slow_curve[i].at("steps"), normal_curve[i].at("steps")) << i;
+    EXPECT_EQ(slow_curve[i].at("accuracy"), normal_curve[i].at("accuracy")) << i;
+  }
+  EXPECT_EQ(slow.results.at("train").at("parameter_checksum"), normal.results.at("train").at("parameter_checksum"));
+  for (const TrainOutcome* outcome : {&normal, &slow}) {
+    EXPECT_LE(outcome->results.at("curve").back().at("time_s").get<double>(),
+              outcome->results.at("train").at("training_s").get<double>());
+  }
+  // The evaluations took about kSlow times as long; had any of their time reached the clock, the last point's
+  // time would have grown by that much.
+  const double extra = evaluation_seconds(slow.results, true) - evaluation_seconds(normal.results, true);
+  EXPECT_GT(extra, 0.5 * (kSlow - 1.0) * evaluation_seconds(normal.results, true));
+  EXPECT_LT(slow_curve.back().at("time_s").get<double>(),
+            normal_curve.back().at("time_s").get<double>() + 0.5 * extra);
+}
+
+TEST(TimeToAccuracy, SlowEvaluationsLeaveLocalsClockAlone) {
+  const auto world = mpi::Communicator::world();
+  const auto alone = first_ranks(world, 1);
+  if (world.rank() != 0) return;
+  expect_slow_evaluations_leave_the_clock_alone(alone, Mode::kLocal, "tta_slow_local");
+}
+
+TEST(TimeToAccuracy, SlowEvaluationsLeaveSyncsClockAlone) {
+  expect_slow_evaluations_leave_the_clock_alone(mpi::Communicator::world(), Mode::kSync, "tta_slow_sync");
+}
+
+TEST(TimeToAccuracy, SlowEvaluationsLeaveBmufsClockAlone) {
+  expect_slow_evaluations_leave_the_clock_alone(mpi::Communicator::world(), Mode::kBmuf, "tta_slow_bmuf");
+}
+
+TEST(TimeToAccuracy, SlowEvaluationsLeaveAveragingsClockAlone) {
+  expect_slow_evaluations_leave_the_clock_alone(mpi::Communicator::world(), Mode::kAverage, "tta_slow_average");
+}
+
+// Async: while the first worker evaluates, every other worker pauses after the step it is in, and that pause is
+// not training time either.
+TEST(TimeToAccuracy, AsyncWorkersPauseWhileTheFirstEvaluates) {
+  const auto world = mpi::Communicator::world();
+  if (world.size() < 3) GTEST_SKIP() << "needs a server and two workers";
+  TrainOptions options = timed_run(Mode::kAsync, "tta_slow_async", false);
+  options.slow_evaluation = kSlow;
+  const TrainOutcome outcome = run_training(world, options);
+  if (world.rank() != 0) return;
+  const double evaluating = evaluation_seconds(outcome.results, true);
+  const double paused = evaluation_seconds(outcome.results, false);
+  const auto others = outcome.results.at("env").at("workers").get<double>() - 1.0;
+  EXPECT_GT(evaluating, 0.0);
+  EXPECT_GT(paused, 0.5 * others * evaluating);
+  EXPECT_LE(outcome.results.at("curve").back().at("time_s").get<double>(),
+            outcome.results.at("train").at("training_s").get<double>());
 }
 
 }  // namespace

@@ -21,6 +21,17 @@ TEST(FaultPlan, ParsesCrashAndStall) {
   EXPECT_EQ(fault_text(FaultPlan{}), "");
 }
 
+TEST(FaultPlan, ParsesADivergingWorker) {
+  const FaultPlan diverge = parse_fault("diverge:rank=1,step=3");
+  EXPECT_EQ(diverge.kind, FaultPlan::Kind::kDiverge);
+  EXPECT_EQ(diverge.rank, 1);
+  EXPECT_EQ(diverge.step, 3U);
+  EXPECT_EQ(fault_text(diverge), "diverge:rank=1,step=3");
+  EXPECT_THROW(parse_fault("diverge:rank=1"), UserError);
+  EXPECT_THROW(validate_faults(diverge, {}, 3, 2), UserError) << "rank 1 is a server with 2 servers";
+  EXPECT_NO_THROW(validate_faults(diverge, {}, 3, 1));
+}
+
 TEST(FaultPlan, RefusesWhatItCannotDo) {
   EXPECT_THROW(parse_fault("explode:rank=1"), UserError);
   EXPECT_THROW(parse_fault("crash:rank=1"), UserError);
