@@ -25,7 +25,7 @@ struct Prediction {
   double total_s = 0.0;                ///< set-up + init_io + compute
   double updates_per_s = 0.0;          ///< full pushes per second, all workers
   double samples_per_s = 0.0;          ///< training samples per second
-  double server_utilization = 0.0;     ///< busy share of a server
+  double server_utilization = 0.0;     ///< busy share of a server: its update rate x D_srv (update and links held)
   double staleness_mean = 0.0;         ///< mean versions a gradient is behind at its server
   std::optional<double> knee_workers;  ///< W*: none for the ideal model, which never saturates
 };
