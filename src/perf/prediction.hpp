@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "perf/scenario.hpp"
+
 namespace psbench::perf {
 
 /// The four kinds of model, in the order predictions list them.
@@ -20,6 +22,8 @@ struct Prediction {
   Kind kind = Kind::kIdeal;            ///< which model
   int workers = 1;                     ///< W
   int servers = 1;                     ///< S
+  IoMode io = IoMode::kSequential;     ///< --io of the scenario predicted
+  ReadMode read = ReadMode::kWhole;    ///< --read of the scenario predicted
   double init_io_s = 0.0;              ///< start-up read, the slowest worker's
   double compute_s = 0.0;              ///< training loop
   double total_s = 0.0;                ///< set-up + init_io + compute
