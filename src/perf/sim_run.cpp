@@ -7,7 +7,6 @@
 #include <map>
 #include <memory>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -56,7 +55,6 @@ struct World {
   std::vector<SharedCpu*> rank_cpu;                     // per rank: its host's SharedCpu, or none
   std::vector<std::deque<int>> pushes;                  // per server: workers whose push waits, oldest first
   std::vector<sg4::SemaphorePtr> pushed;                // per server: one token per waiting push
-  std::vector<bool> later_reader;                       // per worker: reads after its host's first, into fresh pages
 };
 
 // --staleness on one server, as psbench's server does it: a worker's clock is its pushes so far; the reply to a
@@ -146,35 +144,14 @@ std::unique_ptr<Message> take_push(World& world, int shard, double& busy_from) {
   return push_box(worker, shard)->get_unique<Message>();
 }
 
-// A reader's open and read of its bytes from the platform's disk.
-void read_from_disk(World& world) {
+void load(World& world, int index) {
+  if (world.io == IoMode::kSequential && index > 0) token_box(index)->get_unique<Message>();
   sg4::this_actor::sleep_for(world.costs.read_open_s);
   const double begin = sg4::Engine::get_clock();
   world.platform.disk->read(static_cast<sg_size_t>(world.costs.read_bytes));
   // The shared disk gives all readers B_par together; one reader never goes faster than B_seq.
   const double alone = world.costs.read_bytes / world.costs.disk_sequential_Bps;
   sg4::this_actor::sleep_for(std::max(0.0, alone - (sg4::Engine::get_clock() - begin)));
-}
-
-// Marks the workers that read after their host's first worker, where the calibration measured reads into fresh
-// pages (StepCosts::read_later_s): such a sequential reader waits on their clearing, not on the disk.
-void mark_later_readers(World& world) {
-  world.later_reader.assign(static_cast<std::size_t>(world.costs.workers), false);
-  if (world.costs.read_later_s <= 0.0) return;
-  std::set<sg4::Host*> read_on;
-  for (int w = 0; w < world.costs.workers; ++w) {
-    sg4::Host* host = world.platform.rank_hosts[static_cast<std::size_t>(world.costs.servers + w)];
-    world.later_reader[static_cast<std::size_t>(w)] = !read_on.insert(host).second;
-  }
-}
-
-void load(World& world, int index) {
-  if (world.io == IoMode::kSequential && index > 0) token_box(index)->get_unique<Message>();
-  if (world.io == IoMode::kSequential && world.later_reader[static_cast<std::size_t>(index)]) {
-    sg4::this_actor::sleep_for(world.costs.read_later_s);  // the whole read, as revised_init_io charges it
-  } else {
-    read_from_disk(world);
-  }
   if (world.io == IoMode::kSequential && index + 1 < world.costs.workers)
     token_box(index + 1)->put(new Message{index, 0, false}, 0);
   world.measures.init_io_s = std::max(world.measures.init_io_s, sg4::Engine::get_clock());
@@ -304,7 +281,6 @@ SimMeasures run_simulation(const StepCosts& costs, const Scenario& scenario, con
   world->pushes.resize(static_cast<std::size_t>(costs.servers));
   for (int s = 0; s < costs.servers; ++s) world->pushed.push_back(sg4::Semaphore::create(0));
   share_crowded_hosts(*world);
-  mark_later_readers(*world);
   std::mt19937_64 seeds(options.seed);
   for (int s = 0; s < costs.servers; ++s) {
     sg4::Actor::create("server-" + std::to_string(s), world->platform.rank_hosts[s],

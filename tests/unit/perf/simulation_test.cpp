@@ -84,17 +84,6 @@ TEST(Simulation, SequentialLoaderPassesTheToken) {
   EXPECT_NEAR(parallel.init_io_s, revised_init_io(costs, IoMode::kParallel), 1e-9);  // 0.01 + 4e6 / 1e8
 }
 
-// Reads into fresh pages: on one host the first worker reads from the disk (0.01 + 1e6 / 1e8 s) and each one after
-// it waits t_later = 0.05 s on the pages' clearing, as revised_init_io charges: 0.02 + 3 x 0.05.
-TEST(Simulation, SequentialReadersAfterTheFirstPayForFreshPages) {
-  Scenario scenario = this_machine();
-  scenario.io = IoMode::kSequential;
-  StepCosts costs = costs_for(4, 1, 10);
-  costs.read_later_s = 0.05;
-  EXPECT_NEAR(simulate(costs, scenario, {}).init_io_s, 0.17, 1e-9);
-  EXPECT_NEAR(revised_init_io(costs, IoMode::kSequential), 0.17, 1e-9);
-}
-
 // 14 ranks on 2 cores: perf::SharedCpu shares them as SimGrid's CPU model would, so every measure is the same.
 TEST(Simulation, SharedCpuMatchesSimGridsCpuModelOnACrowdedHost) {
   Scenario scenario = this_machine();
