@@ -1,5 +1,6 @@
 #include "cli/model_command.hpp"
 
+#include <algorithm>
 #include <sstream>
 #include <vector>
 
@@ -8,10 +9,31 @@
 
 namespace psbench::cli {
 
-perf::IoMode parse_io(const std::string& word) {
-  if (word == "sequential") return perf::IoMode::kSequential;
-  if (word == "parallel") return perf::IoMode::kParallel;
-  throw UserError("--io '" + word + "' is not one of: parallel, sequential");
+std::vector<std::string> split_words(const std::string& text, const std::string& flag) {
+  if (text.empty()) throw UserError(flag + " is an empty list");
+  std::vector<std::string> words;
+  std::size_t begin = 0;
+  for (std::size_t comma = text.find(','); begin <= text.size(); comma = text.find(',', begin)) {
+    if (comma == std::string::npos) comma = text.size();
+    if (comma == begin) throw UserError(flag + " '" + text + "' holds an empty word");
+    words.push_back(text.substr(begin, comma - begin));
+    begin = comma + 1;
+  }
+  return words;
+}
+
+std::vector<perf::IoMode> parse_io_list(const std::string& text) {
+  std::vector<perf::IoMode> modes;
+  for (const std::string& word : split_words(text, "--io")) {
+    perf::IoMode mode = perf::IoMode::kSequential;
+    if (word == "parallel") {
+      mode = perf::IoMode::kParallel;
+    } else if (word != "sequential") {
+      throw UserError("--io '" + word + "' is not one of: parallel, sequential");
+    }
+    if (std::ranges::find(modes, mode) == modes.end()) modes.push_back(mode);
+  }
+  return modes;
 }
 
 perf::ReadMode parse_read(const std::string& word, perf::IoMode io) {

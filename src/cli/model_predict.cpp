@@ -23,15 +23,25 @@ struct PredictFlags {
   bool servers_given = false;
 };
 
-// The kinds of --kind; `all` leaves sim out for the learners it does not simulate (those without servers).
-std::vector<perf::Kind> parse_kinds(const std::string& word, perf::Learner learner) {
-  if (word == "all" && learner != perf::Learner::kAsync)
-    return {perf::Kind::kIdeal, perf::Kind::kRevised, perf::Kind::kMva};
-  if (word == "all") return {std::begin(perf::kAllKinds), std::end(perf::kAllKinds)};
-  for (const perf::Kind kind : perf::kAllKinds) {
-    if (word == perf::kind_name(kind)) return {kind};
+// The kinds of --kind LIST, in kind order, each once; `all` names every kind but sim for the learners it does not
+// simulate (those without servers).
+std::vector<perf::Kind> parse_kinds(const std::string& text, perf::Learner learner) {
+  std::vector<bool> named(std::size(perf::kAllKinds), false);
+  for (const std::string& word : split_words(text, "--kind")) {
+    bool known = false;
+    for (std::size_t k = 0; k < named.size(); ++k) {
+      const perf::Kind kind = perf::kAllKinds[k];
+      const bool all = word == "all" && (kind != perf::Kind::kSim || learner == perf::Learner::kAsync);
+      if (all || word == perf::kind_name(kind)) named[k] = true;
+      known = known || word == "all" || word == perf::kind_name(kind);
+    }
+    if (!known) throw UserError("--kind '" + word + "' is not one of: ideal, revised, mva, sim, all");
   }
-  throw UserError("--kind '" + word + "' is not one of: ideal, revised, mva, sim, all");
+  std::vector<perf::Kind> kinds;
+  for (std::size_t k = 0; k < named.size(); ++k) {
+    if (named[k]) kinds.push_back(perf::kAllKinds[k]);
+  }
+  return kinds;
 }
 
 perf::OutputFormat parse_format(const std::string& word) {
@@ -51,10 +61,10 @@ std::string render(perf::OutputFormat format, const perf::Scenario& scenario,
   return {};
 }
 
+// Every I/O mode of --io in turn, each with its --read (or its default), the predictions of one after another's.
 void run_predict(PredictFlags& flags) {
   perf::Scenario& scenario = flags.shared.scenario;
-  scenario.io = parse_io(flags.io);
-  scenario.read = parse_read(flags.read, scenario.io);
+  const std::vector<perf::IoMode> io_modes = parse_io_list(flags.io);
   resolve_shape(flags.shared);
   resolve_learner(flags.shared, flags.servers_given);
   perf::PredictRequest request;
@@ -64,8 +74,14 @@ void run_predict(PredictFlags& flags) {
   request.sim = sim_options(flags.shared);
   const perf::OutputFormat format = parse_format(flags.format);
   const perf::Calibration calibration = read_calibration_and_platform(flags.shared);
-  request.scenario = scenario;
-  write_output(flags.shared, render(format, scenario, perf::predict(calibration, request)));
+  std::vector<perf::Prediction> predictions;
+  for (const perf::IoMode io : io_modes) {
+    request.scenario = scenario;
+    request.scenario.io = io;
+    request.scenario.read = parse_read(flags.read, io);
+    for (const perf::Prediction& p : perf::predict(calibration, request)) predictions.push_back(p);
+  }
+  write_output(flags.shared, render(format, scenario, predictions));
 }
 
 }  // namespace
@@ -77,12 +93,12 @@ void add_predict(CLI::App& model) {
   add_scenario_options(*command, flags->shared);
   command->add_option("--workers", flags->workers, "LIST of worker counts: 4, 1-16, 2^0-2^17, 1,2,4")->required();
   command->add_option("--servers", flags->servers, "LIST of server counts")->capture_default_str();
-  command->add_option("--io", flags->io, "sequential or parallel")->capture_default_str();
+  command->add_option("--io", flags->io, "LIST of I/O modes: sequential, parallel")->capture_default_str();
   command->add_option("--read", flags->read, "whole or partition (default: whole if sequential, else partition)");
   command
       ->add_option("--ranks-per-node", flags->shared.scenario.ranks_per_node, "ranks per node r (0: all on one node)")
       ->capture_default_str();
-  command->add_option("--kind", flags->kind, "ideal, revised, mva, sim or all")->capture_default_str();
+  command->add_option("--kind", flags->kind, "LIST of kinds: ideal, revised, mva, sim, all")->capture_default_str();
   command->add_option("--format", flags->format, "table, json or csv")->capture_default_str();
   command->callback([flags, command] {
     flags->servers_given = command->count("--servers") > 0;

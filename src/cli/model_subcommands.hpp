@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "cli/first_rank.hpp"
 #include "perf/scenario.hpp"
@@ -9,8 +10,10 @@
 
 namespace psbench::cli {
 
-/// --io: sequential or parallel.
-perf::IoMode parse_io(const std::string& word);
+/// The words of a comma-separated flag value, in order. Throws UserError naming flag for an empty list or word.
+std::vector<std::string> split_words(const std::string& text, const std::string& flag);
+/// --io LIST: sequential, parallel or both, each once, in the order given.
+std::vector<perf::IoMode> parse_io_list(const std::string& text);
 /// --read: whole or partition; empty gives the I/O mode's default (whole if sequential).
 perf::ReadMode parse_read(const std::string& word, perf::IoMode io);
 /// --input C,H,W with classes K.

@@ -16,7 +16,8 @@ Prediction from_cycle(Kind kind, const StepCosts& costs, double init_io_s, doubl
   const double updates = costs.steps_per_worker * costs.workers;
   p.updates_per_s = updates / compute_s;
   p.samples_per_s = costs.training_samples / compute_s;
-  p.server_utilization = std::min(1.0, p.updates_per_s * costs.service_s);
+  p.server_utilization = std::min(1.0, p.updates_per_s * costs.server_demand_s());
+  p.staleness_mean = staleness_estimate(costs.workers, costs.steps_per_worker) + costs.pipeline_staleness();
   return p;
 }
 
@@ -45,9 +46,7 @@ double revised_init_io(const StepCosts& costs, IoMode io) {
 Prediction predict_ideal(const StepCosts& costs) {
   // t_pp holds the transfers on a network already; the server's link enters as its demand (server_demand_s).
   const double cycle = costs.unloaded_cycle_s();
-  Prediction p = from_cycle(Kind::kIdeal, costs, ideal_init_io(costs), costs.steps_per_worker * cycle);
-  p.staleness_mean = costs.workers - 1.0 + costs.pipeline_staleness();
-  return p;
+  return from_cycle(Kind::kIdeal, costs, ideal_init_io(costs), costs.steps_per_worker * cycle);
 }
 
 Prediction predict_revised(const StepCosts& costs, IoMode io) {
@@ -59,20 +58,14 @@ Prediction predict_revised(const StepCosts& costs, IoMode io) {
     compute = std::max(compute, updates * (costs.compute_s + costs.servers * costs.service_s) / cores);
   }
   Prediction p = from_cycle(Kind::kRevised, costs, revised_init_io(costs, io), compute);
-  const double cycle = costs.workers / p.updates_per_s;
-  const double busy = costs.pipeline ? costs.exchange_s : costs.compute_s + costs.exchange_s;  // before its arrival
-  const double server_residence = std::max(costs.service_s, cycle - busy);
-  p.staleness_mean =
-      staleness_estimate(costs.workers, cycle, server_residence, costs.service_s) + costs.pipeline_staleness();
   const double d_max = costs.server_demand_s();
   if (d_max > 0.0) p.knee_workers = costs.unloaded_cycle_s() / d_max;
   return p;
 }
 
-double staleness_estimate(int workers, double cycle_s, double server_residence_s, double service_s) {
-  if (workers <= 1 || cycle_s <= service_s) return 0.0;
-  const double share = std::clamp((cycle_s - server_residence_s) / (cycle_s - service_s), 0.0, 1.0);
-  return (workers - 1.0) * share;
+double staleness_estimate(int workers, double steps_per_worker) {
+  if (workers <= 1 || steps_per_worker < 1.0) return 0.0;
+  return (workers - 1.0) * (1.0 - 1.0 / (2.0 * steps_per_worker));
 }
 
 }  // namespace psbench::perf

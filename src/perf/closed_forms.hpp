@@ -23,8 +23,11 @@ Prediction predict_ideal(const StepCosts& costs);
 /// cores, the CPU bound U (t_fb + S D_s) / (nodes c).
 Prediction predict_revised(const StepCosts& costs, IoMode io);
 
-/// Mean staleness from a cycle: W - 1 others' updates per cycle C, none during one's own service D_s, so
-/// (W - 1)(C - R_srv) / (C - D_s) of them fall between one's pull and one's next arrival at the server.
-double staleness_estimate(int workers, double cycle_s, double server_residence_s, double service_s);
+/// Mean staleness (versions a push is behind when its server applies it) of W workers doing `steps_per_worker`
+/// pushes each: a reply carries the version right after its own update, and in a cycle C = W / X the server
+/// applies X C = W updates (Little's law), so the W - 1 others' all land before the worker's next one, whether
+/// while it computes, while its push travels or while it queues; the first round, started from version 0 by
+/// all, sees half of that: (W - 1)(1 - 1 / (2 steps)).
+double staleness_estimate(int workers, double steps_per_worker);
 
 }  // namespace psbench::perf

@@ -24,9 +24,7 @@ Prediction from_point(const StepCosts& costs, const Scenario& scenario, const Cl
   p.total_s = costs.setup_s + p.init_io_s + p.compute_s;
   p.samples_per_s = costs.training_samples / p.compute_s;
   p.server_utilization = point.utilization.front();
-  const double cycle = costs.workers / point.throughput;
-  p.staleness_mean = staleness_estimate(costs.workers, cycle, point.residence.front(), costs.server_demand_s()) +
-                     costs.pipeline_staleness();
+  p.staleness_mean = staleness_estimate(costs.workers, costs.steps_per_worker) + costs.pipeline_staleness();
   p.knee_workers = knee_population(network);
   return p;
 }

@@ -50,6 +50,10 @@ std::vector<Prediction> predict(const Calibration& calibration, const PredictReq
     }
     for (const int servers : request.servers) predict_kind(calibration, request, kind, servers, predictions);
   }
+  for (Prediction& p : predictions) {
+    p.io = request.scenario.io;
+    p.read = request.scenario.read;
+  }
   return predictions;
 }
 

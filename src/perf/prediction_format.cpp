@@ -1,5 +1,6 @@
 #include "perf/prediction_format.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace psbench::perf {
@@ -12,12 +13,26 @@ std::string knee_text(const Prediction& p, const char* format) {
   return text;
 }
 
+// The distinct words name(p) of the predictions, comma-separated in the order they first come.
+template <typename Name>
+std::string joined_modes(const std::vector<Prediction>& predictions, Name name) {
+  std::vector<std::string> words;
+  for (const Prediction& p : predictions) {
+    if (std::ranges::find(words, name(p)) == words.end()) words.emplace_back(name(p));
+  }
+  std::string joined;
+  for (const std::string& word : words) joined += (joined.empty() ? "" : ",") + word;
+  return joined;
+}
+
 }  // namespace
 
 nlohmann::ordered_json prediction_json(const Prediction& p) {
   nlohmann::ordered_json out = {{"kind", kind_name(p.kind)},
                                 {"workers", p.workers},
                                 {"servers", p.servers},
+                                {"io", io_mode_name(p.io)},
+                                {"read", read_mode_name(p.read)},
                                 {"init_io_s", p.init_io_s},
                                 {"compute_s", p.compute_s},
                                 {"total_s", p.total_s},
@@ -49,7 +64,9 @@ nlohmann::ordered_json scenario_json(const Scenario& scenario) {
 std::string format_json(const Scenario& scenario, const std::vector<Prediction>& predictions) {
   nlohmann::ordered_json order = nlohmann::ordered_json::array();
   for (const Kind kind : kAllKinds) order.push_back(kind_name(kind));
-  const nlohmann::ordered_json inputs = scenario_json(scenario);
+  nlohmann::ordered_json inputs = scenario_json(scenario);
+  inputs["io"] = joined_modes(predictions, [](const Prediction& p) { return io_mode_name(p.io); });
+  inputs["read"] = joined_modes(predictions, [](const Prediction& p) { return read_mode_name(p.read); });
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Prediction& p : predictions) list.push_back(prediction_json(p));
   return nlohmann::ordered_json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(
@@ -59,13 +76,14 @@ std::string format_json(const Scenario& scenario, const std::vector<Prediction>&
 
 std::string format_csv(const std::vector<Prediction>& predictions) {
   std::string out =
-      "kind,workers,servers,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,"
+      "kind,workers,servers,io,read,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,"
       "staleness_mean,knee_workers\n";
   for (const Prediction& p : predictions) {
     char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s\n", kind_name(p.kind), p.workers,
-                  p.servers, p.init_io_s, p.compute_s, p.total_s, p.updates_per_s, p.samples_per_s,
-                  p.server_utilization, p.staleness_mean, knee_text(p, "%.6g").c_str());
+    std::snprintf(line, sizeof line, "%s,%d,%d,%s,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s\n", kind_name(p.kind),
+                  p.workers, p.servers, io_mode_name(p.io), read_mode_name(p.read), p.init_io_s, p.compute_s, p.total_s,
+                  p.updates_per_s, p.samples_per_s, p.server_utilization, p.staleness_mean,
+                  knee_text(p, "%.6g").c_str());
     out += line;
   }
   return out;
@@ -73,14 +91,15 @@ std::string format_csv(const std::vector<Prediction>& predictions) {
 
 std::string format_table(const std::vector<Prediction>& predictions) {
   char line[512];
-  std::snprintf(line, sizeof line, "%-8s %8s %7s %10s %11s %11s %12s %12s %6s %9s %8s\n", "kind", "workers", "servers",
-                "init_io_s", "compute_s", "total_s", "updates/s", "samples/s", "util", "stale", "knee");
+  std::snprintf(line, sizeof line, "%-8s %8s %7s %-10s %10s %11s %11s %12s %12s %6s %9s %8s\n", "kind", "workers",
+                "servers", "io", "init_io_s", "compute_s", "total_s", "updates/s", "samples/s", "util", "stale",
+                "knee");
   std::string out = line;
   for (const Prediction& p : predictions) {
     const std::string knee = p.knee_workers ? knee_text(p, "%.1f") : "-";
-    std::snprintf(line, sizeof line, "%-8s %8d %7d %10.3f %11.3f %11.3f %12.1f %12.1f %6.3f %9.2f %8s\n",
-                  kind_name(p.kind), p.workers, p.servers, p.init_io_s, p.compute_s, p.total_s, p.updates_per_s,
-                  p.samples_per_s, p.server_utilization, p.staleness_mean, knee.c_str());
+    std::snprintf(line, sizeof line, "%-8s %8d %7d %-10s %10.3f %11.3f %11.3f %12.1f %12.1f %6.3f %9.2f %8s\n",
+                  kind_name(p.kind), p.workers, p.servers, io_mode_name(p.io), p.init_io_s, p.compute_s, p.total_s,
+                  p.updates_per_s, p.samples_per_s, p.server_utilization, p.staleness_mean, knee.c_str());
     out += line;
   }
   return out;

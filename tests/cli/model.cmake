@@ -11,11 +11,17 @@ set_tests_properties(cli.model.predict_json PROPERTIES TIMEOUT 60 LABELS cli PAS
 
 add_test(NAME cli.model.predict_csv COMMAND psbench ${predict_args} --workers 2^0-2^3 --kind all --format csv)
 set_tests_properties(cli.model.predict_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "^kind,workers,servers,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,staleness_mean,knee_workers\nideal,1,1,.*\nsim,8,1,")
+  "^kind,workers,servers,io,read,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,staleness_mean,knee_workers\nideal,1,1,sequential,whole,.*\nsim,8,1,")
 
 add_test(NAME cli.model.predict_table COMMAND psbench ${predict_args} --workers 4 --kind revised --io parallel)
 set_tests_properties(cli.model.predict_table PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "kind +workers +servers +init_io_s.*\nrevised +4 +1 ")
+  "kind +workers +servers +io +init_io_s.*\nrevised +4 +1 +parallel ")
+
+# --io and --kind take lists: each I/O mode in the order given, its kinds in kind order, each once.
+add_test(NAME cli.model.predict_lists
+  COMMAND psbench ${predict_args} --workers 2 --io parallel,sequential --kind mva,ideal,mva --format csv)
+set_tests_properties(cli.model.predict_lists PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "knee_workers\nideal,2,1,parallel,partition,[^\n]*\nmva,2,1,parallel,partition,[^\n]*\nideal,2,1,sequential,whole,[^\n]*\nmva,2,1,sequential,whole,[^\n]*\n$")
 
 # model_cli_error(NAME EXPECTED-REGEX ARG...): one error line, exit code 2.
 function(model_cli_error name expected)
@@ -31,6 +37,9 @@ model_cli_error(predict_wrong_format "calibration '.*calib_format9.json' has for
   predict --calib ${model_fixtures}/calib_format9.json --workers 4)
 model_cli_error(predict_zero_workers "--workers '0' holds a count of 0, below 1" predict --calib ${calib} --workers 0)
 model_cli_error(predict_empty_list "--servers is an empty list" predict --calib ${calib} --workers 4 --servers ,)
+model_cli_error(predict_unknown_kind "--kind 'foo' is not one of: ideal, revised, mva, sim, all"
+  predict --calib ${calib} --workers 4 --kind mva,foo)
+model_cli_error(predict_empty_io "--io 'sequential,' holds an empty word" predict --calib ${calib} --workers 4 --io sequential,)
 model_cli_error(predict_bad_platform "--platform 'rack:x:1': NODES 'x' is not a positive number"
   predict --calib ${calib} --workers 4 --platform rack:x:1)
 model_cli_error(predict_unknown_model "model spec 'resnet' is not recognised"
@@ -50,7 +59,7 @@ set(learners_calib ${model_fixtures}/calib_learners.json)
 set(learner_args model predict --calib ${learners_calib} --samples 60000 --batch 64 --workers 4)
 add_test(NAME cli.model.predict_sync_csv COMMAND psbench ${learner_args} --mode sync --format csv)
 set_tests_properties(cli.model.predict_sync_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "^kind,workers,servers,[a-z_,]+\nideal,4,0,[^\n]*\nrevised,4,0,[^\n]*\nmva,4,0,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0(\.0+)?,0(\.0+)?,\n$")
+  "^kind,workers,servers,[a-z_,]+\nideal,4,0,[^\n]*\nrevised,4,0,[^\n]*\nmva,4,0,sequential,whole,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0(\.0+)?,0(\.0+)?,\n$")
 add_test(NAME cli.model.predict_sync_onebit COMMAND psbench ${learner_args} --mode sync --compress onebit --kind mva)
 set_tests_properties(cli.model.predict_sync_onebit PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
   "\nmva +4 +0 ")

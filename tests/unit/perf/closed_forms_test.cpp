@@ -35,8 +35,8 @@ TEST(ClosedForms, IdealScalesPerfectly) {
   EXPECT_DOUBLE_EQ(p.total_s, 2.2);              // 0.5 + 0.2 + 1.5
   EXPECT_DOUBLE_EQ(p.updates_per_s, 400 / 1.5);  // 4 x 100 updates in 1.5 s
   EXPECT_DOUBLE_EQ(p.samples_per_s, 25600 / 1.5);
-  EXPECT_NEAR(p.server_utilization, 0.8, 1e-12);  // 266.7/s x 3 ms
-  EXPECT_DOUBLE_EQ(p.staleness_mean, 3.0);        // W - 1
+  EXPECT_NEAR(p.server_utilization, 0.8, 1e-12);                  // 266.7/s x 3 ms
+  EXPECT_DOUBLE_EQ(p.staleness_mean, 3.0 * (1.0 - 1.0 / 200.0));  // W - 1, half of it in the first of 100 rounds
   EXPECT_FALSE(p.knee_workers.has_value());
 }
 
@@ -86,9 +86,21 @@ TEST(ClosedForms, RevisedChargesSharedCores) {
 }
 
 TEST(ClosedForms, StalenessEstimate) {
-  EXPECT_DOUBLE_EQ(staleness_estimate(1, 0.015, 0.003, 0.003), 0.0);
-  EXPECT_DOUBLE_EQ(staleness_estimate(4, 0.015, 0.003, 0.003), 3.0);  // no queueing: W - 1
-  EXPECT_DOUBLE_EQ(staleness_estimate(4, 0.015, 0.009, 0.003), 1.5);  // 3 x (15 - 9) / (15 - 3)
+  EXPECT_DOUBLE_EQ(staleness_estimate(1, 100), 0.0);
+  EXPECT_DOUBLE_EQ(staleness_estimate(4, 1), 1.5);   // one round from version 0: 0, 1, 2, 3 versions behind
+  EXPECT_DOUBLE_EQ(staleness_estimate(4, 2), 2.25);  // then 3 each: (6 + 12) / 8
+}
+
+// Saturated, a worker's push waits in the server's queue, and the updates applied meanwhile count too: the
+// staleness stays W - 1 (less the first round's half), as the sim and psbench's server count it.
+TEST(ClosedForms, StalenessCountsTheUpdatesAheadInTheQueue) {
+  StepCosts c = hand_costs();
+  c.workers = 8;
+  c.ranks_per_node = 9;
+  c.steps_per_worker = 50;
+  const Prediction p = predict_revised(c, IoMode::kParallel);
+  EXPECT_NEAR(p.server_utilization, 1.0, 1e-12);
+  EXPECT_DOUBLE_EQ(p.staleness_mean, 7.0 * (1.0 - 1.0 / 100.0));
 }
 
 // --pipeline: the exchange runs beside the next step. With t_pp all software (the copies stay on the
@@ -99,7 +111,7 @@ TEST(ClosedForms, PipelineHidesOnlyTheRoundTripBesideTheWorkersOwnWork) {
   c.pipeline = true;
   c.exchange_software_s = c.exchange_s;
   EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 100 * 0.012);
-  EXPECT_DOUBLE_EQ(predict_ideal(c).staleness_mean, 3.0 + 4.0);  // W - 1, and W more: one cycle older
+  EXPECT_DOUBLE_EQ(predict_ideal(c).staleness_mean, 3.0 * (1.0 - 1.0 / 200.0) + 4.0);  // and W more: a cycle older
   c.exchange_software_s = 0.0005;
   EXPECT_DOUBLE_EQ(predict_ideal(c).compute_s, 100 * 0.0105);
   // A round trip longer than the worker's work is what the cycle waits for: t_pp 20 ms, D_s 3 ms.
