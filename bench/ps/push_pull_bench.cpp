@@ -5,8 +5,8 @@
 // worker 1 and rank 0 (BM_RawMpiExchange), push_pull over messages (path:0) and over the node's shared
 // window (path:1), and an MPI_Allreduce of the same bytes among all ranks (BM_Allreduce: sync SGD's exchange).
 // ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
-// pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes (columns of 784
-// values, error feedback on) at the same sizes: the push carries the packed gradient, the pull every float. Sizes are
+// pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes (bench_columns:
+// mlp:512,256's first layer's columns of 512 values, error feedback on) at the same sizes: the push carries the packed gradient, the pull every float. Sizes are
 // bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in powers of 4, and the two models. See
 // docs/benchmarks.md. Run: mpiexec -n 2 bench_push_pull [--max-bytes=N] [Google Benchmark flags]
 #include <benchmark/benchmark.h>

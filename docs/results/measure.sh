@@ -7,9 +7,10 @@
 # repetition: runs of their own, so the sweep that validates the model is not the one that calibrated it,
 # made beside it); the benchmark files (bench/run_all.sh); then calib.json and the report. Writes into
 # docs/results/raw/ (committed, a few hundred kB) and docs/results/. `calibration` remakes the calibration
-# runs alone; `learners` and `communication` make the learner runs of figures 9 and 11.
+# runs alone; `learners` and `communication` make the learner runs of figures 9 and 11; `clock` the check that slow
+# evaluations leave the time to accuracy alone (docs/measured.md).
 #
-# Usage: docs/results/measure.sh [sweep|learners|communication|bench|calibration|report|all]
+# Usage: docs/results/measure.sh [sweep|learners|communication|clock|bench|calibration|report|all]
 # Environment: PSBENCH_BUILD [build/default], PSBENCH [its src/cli/psbench], DATA_DIR [build/data],
 #   REPETITIONS [3] (runs of each sweep configuration, and of each calibration run)
 set -euo pipefail
@@ -162,7 +163,8 @@ run_learners() {
 # CNTK's learners compared on bytes and time at W = 4 on Fashion-MNIST (`mlp:512,256`, batch 128, 3 epochs, a test
 # evaluation every 25 steps, target 85 %): sync (4 ranks) and async (1 server + 4 workers, by messages, as 1-bit
 # pushes travel), each with and without --compress onebit, and BMUF and model averaging with --block-samples 4096 and CNTK's other defaults (4 ranks).
-# REPETITIONS runs of each, in an order shuffled per repetition, with their manifest. Writes
+# REPETITIONS runs of each, repetition r with --seed r (the 1-bit accuracy is a median over seeds), in an order
+# shuffled per repetition, with their manifest. Writes
 # docs/results/raw/communication/.
 run_communication() {
   local data="$1" folder="$raw/communication" entries=() started job
@@ -179,7 +181,7 @@ run_communication() {
       local file="$learner-r$repetition.json"
       # shellcheck disable=SC2206  # the learner's flags are words
       local command=(mpirun --oversubscribe -np "$ranks" "$psbench" train --data "$data" --model mlp:512,256
-        --batch 128 --epochs 3 ${flags[$learner]} --eval-every 25 --target-accuracy 0.85 --quiet
+        --batch 128 --epochs 3 ${flags[$learner]} --eval-every 25 --target-accuracy 0.85 --seed "$repetition" --quiet
         --out "$folder/$file")
       echo "measure: communication $learner #$repetition"
       "${command[@]}" || code=$?
@@ -187,6 +189,62 @@ run_communication() {
     done
   done
   write_manifest "$folder" 5 "$started" "${entries[@]}"
+}
+
+# The time-to-accuracy clock against slow evaluations: each mode (local on 1 rank; sync, bmuf and average with
+# --block-samples 4096 on 4; async on 1 server + 4 workers) on Fashion-MNIST (`mlp:512,256`, batch 128, 3 epochs, a
+# test evaluation every 25 steps, stopped at 85 %), with the evaluations at their own speed and stretched tenfold
+# (--slow-evaluation 10). REPETITIONS runs of each, in an order shuffled per repetition, with their manifest; then
+# the table of docs/measured.md's row: per mode and speed, the median time to 85 % and its range. Writes
+# docs/results/raw/clock/.
+run_clock() {
+  local data="$1" folder="$raw/clock" entries=() started job
+  local -A flags=([local]="--mode local" [sync]="--mode sync" [async]=""
+                  [bmuf]="--mode bmuf --block-samples 4096" [average]="--mode average --block-samples 4096")
+  local -A ranks=([local]=1 [sync]=4 [async]=5 [bmuf]=4 [average]=4)
+  mkdir -p "$folder"
+  started="$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  rm -f "$folder"/*.json
+  for ((repetition = 1; repetition <= repetitions; repetition++)); do
+    local jobs=()
+    for mode in local sync async bmuf average; do jobs+=("$mode:normal" "$mode:slow"); done
+    for job in $(shuffled "$((300 + repetition))" "${jobs[@]}"); do
+      local mode speed extra=() code=0
+      IFS=: read -r mode speed <<<"$job"
+      [[ $speed == slow ]] && extra=(--slow-evaluation 10)
+      local file="$mode-$speed-r$repetition.json"
+      # shellcheck disable=SC2206  # the mode's flags are words
+      local command=(mpirun --oversubscribe -np "${ranks[$mode]}" "$psbench" train --data "$data" --model mlp:512,256
+        --batch 128 --epochs 3 ${flags[$mode]} "${extra[@]}" --eval-every 25 --target-accuracy 0.85 --stop-at-target
+        --quiet --out "$folder/$file")
+      echo "measure: clock $mode $speed #$repetition"
+      "${command[@]}" || code=$?
+      entries+=("{\"file\": \"$file\", \"command\": \"${command[*]/#$root\//}\", \"mode\": \"$mode\", \"speed\": \"$speed\", \"repetition\": $repetition, \"exit_code\": $code}")
+    done
+  done
+  write_manifest "$folder" 5 "$started" "${entries[@]}"
+  clock_table "$folder"
+}
+
+# clock_table FOLDER: per mode, the median time to 85 % (and its range) at normal and tenfold evaluations.
+clock_table() {
+  python3 - "$1" <<'PY'
+import json, pathlib, statistics, sys
+runs = {}
+for path in sorted(pathlib.Path(sys.argv[1]).glob("*-r*.json")):
+    mode, speed, _ = path.stem.split("-")
+    result = json.loads(path.read_text())
+    runs.setdefault((mode, speed), []).append(result["train"]["time_to_target_s"])
+for mode in ("local", "sync", "async", "bmuf", "average"):
+    cells = []
+    for speed in ("normal", "slow"):
+        times = runs.get((mode, speed), [])
+        if not times or None in times:
+            cells.append(f"{speed}: not reached in {sum(t is None for t in times)} of {len(times)}")
+            continue
+        cells.append(f"{speed} {statistics.median(times):.2f} s ({min(times):.2f}-{max(times):.2f})")
+    print(f"{mode}: " + ", ".join(cells))
+PY
 }
 
 # calib.json from the bench files and the calibration runs, then the report over the sweep.
@@ -206,9 +264,10 @@ case "${1:-all}" in
   calibration) make_datasets; run_calibration fashion-mnist "$data_dir/fashion-mnist.h5" mlp:512,256
                run_calibration synth-3x32x32 "$data_dir/synth-3x32x32.h5" mlp:128 ;;
   learners) make_datasets; run_learners "$data_dir/fashion-mnist.h5" ;;
+  clock) make_datasets; run_clock "$data_dir/fashion-mnist.h5" ;;
   communication) make_datasets; run_communication "$data_dir/fashion-mnist.h5" ;;
   report) run_report ;;
   all) "$0" sweep; "$0" learners; "$0" communication; "$0" bench; "$0" report ;;
-  *) echo "measure: error: unknown step '$1' (sweep, learners, communication, bench, calibration, report or all)" >&2
+  *) echo "measure: error: unknown step '$1' (sweep, learners, communication, clock, bench, calibration, report or all)" >&2
      exit 2 ;;
 esac

@@ -35,9 +35,9 @@ for path in (0, 1):
     run = runs["BM_PushPull/path:%d/4096_median" % path]
     limit = max(runs["BM_RawMpiExchange/4096_median"]["real_time"], runs["BM_LocalUpdate/4096_median"]["real_time"])
     assert abs(run["vs_limit"] - limit / run["real_time"]) < 1e-6 * run["vs_limit"], (run, limit)
-# 1-bit pushes of 1024 values (a column of 784 and one of 240: 27 + 10 words) against 4096 bytes, headers of 32.
+# 1-bit pushes of 1024 values (two columns of 512: 18 words each) against 4096 bytes, headers of 32.
 assert runs["BM_PushPullOneBit/4096"]["bytes_per_second"] > 0, runs["BM_PushPullOneBit/4096"]
-assert runs["BM_PushPullOneBit/4096"]["push_bytes"] == 32 + 37 * 4, runs["BM_PushPullOneBit/4096"]
+assert runs["BM_PushPullOneBit/4096"]["push_bytes"] == 32 + 36 * 4, runs["BM_PushPullOneBit/4096"]
 assert runs["BM_PushPull/path:0/4096"]["push_bytes"] == 32 + 4096, runs["BM_PushPull/path:0/4096"]
 # The allreduce among the run's ranks, which psbench model calibrate reads with its ranks counter.
 allreduce = runs["BM_Allreduce/4096"]

@@ -89,12 +89,14 @@ void* workspace_from_arena(std::size_t size) {
 }
 
 // Whether CALLER, the code that called the allocator, lies in the MPI runtime (Open MPI's libraries and components,
-// PMIx, hwloc, libevent): it buffers messages that arrive before their receive is posted, as timing decides.
+// PMIx, hwloc, libevent; MPICH's library and UCX, its ch4 transport): it buffers messages that arrive before their
+// receive is posted, as timing decides, and MPICH 4.0.2 builds a schedule in every MPI_Start of a persistent
+// collective.
 bool in_mpi_runtime(const void* caller) {
   Dl_info info{};
   if (caller == nullptr || dladdr(caller, &info) == 0 || info.dli_fname == nullptr) return false;
-  for (const char* name :
-       {"libmpi", "libopen-pal", "libopen-rte", "/openmpi/", "mca_", "libpmix", "libhwloc", "libevent"}) {
+  for (const char* name : {"libmpi", "libopen-pal", "libopen-rte", "/openmpi/", "mca_", "libpmix", "libhwloc",
+                           "libevent", "libucp", "libucs", "libuct"}) {
     if (std::strstr(info.dli_fname, name) != nullptr) return true;
   }
   return false;
