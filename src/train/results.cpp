@@ -62,7 +62,9 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
   std::vector<double> started;
   std::vector<double> finished;
   std::vector<double> loss_sums;
-  std::vector<double> evaluations;  // the evaluating worker's evaluations during the epoch: not training time
+  // The evaluating (first) worker's evaluations during the epoch: not training time. The others waited for them
+  // at the same time (lockstep), or paused for them (async): their waits are not subtracted a second time.
+  std::vector<double> evaluations;
   for (const results::RankEntry& entry : per_rank) {
     if (!entry.worker) continue;
     for (const results::WorkerEpoch& tally : entry.worker->epochs) {
@@ -82,7 +84,7 @@ std::vector<EpochRecord> epoch_records(const std::vector<results::RankEntry>& pe
       started[e] = std::min(started[e], tally.started_at);
       finished[e] = std::max(finished[e], tally.finished_at);
       if (tally.test_accuracy) record.test_accuracy = tally.test_accuracy;
-      evaluations[e] = std::max(evaluations[e], tally.evaluation_s.value_or(0.0));
+      if (entry.worker->index == 0) evaluations[e] = tally.evaluation_s.value_or(0.0);
     }
   }
   std::vector<EpochRecord> ran;

@@ -29,12 +29,17 @@ TargetStop::~TargetStop() {
   if (posted_) MPI_Wait(request_.at(0), MPI_STATUS_IGNORE);
 }
 
-// Posts this worker's next broadcast: the first worker's command, or the others' receive of it.
+// Posts this worker's next broadcast: the first worker's command, or the others' receive of it. The first worker
+// completes its part at once: an MPI without asynchronous progress (MPICH) would otherwise send the command only at
+// the first worker's next MPI call, after the evaluation that the others were to pause for.
 void TargetStop::post_command(int command) {
   if (posted_) mpi::wait_all(request_.all());  // the buffer must not change under a broadcast in flight
   command_ = command;
   PSBENCH_MPI_CALL(MPI_Ibcast(&command_, 1, MPI_INT, 0, workers_.native(), request_.at(0)));
   posted_ = true;
+  if (!first_) return;
+  mpi::wait_all(request_.all());
+  posted_ = false;
 }
 
 // The others: waits for the command in flight, returns it, and posts the receive of the next unless it ends them.

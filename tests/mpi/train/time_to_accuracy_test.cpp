@@ -1,7 +1,7 @@
 // Time to accuracy (--eval-every, --target-accuracy, --stop-at-target) in every mode: the first worker's test
 // evaluations form the curve at every N-th step, their time is left out of the training time, the time to
 // the target is the first point that reached it, and with --stop-at-target every worker stops there. Evaluations
-// stretched tenfold (--slow-evaluation) change neither the training nor its clock: in lockstep modes the curve is
+// stretched thirtyfold (--slow-evaluation) change neither the training nor its clock: in lockstep modes the curve is
 // the same step for step, its last point lies within the training time, and the clock does not grow with the
 // evaluations; in async mode the other workers pause while the first evaluates.
 #include <gtest/gtest.h>
@@ -108,7 +108,7 @@ TEST(TimeToAccuracy, AsyncWorkersStopSoonAfterTheFirst) {
   }
 }
 
-constexpr double kSlow = 10.0;
+constexpr double kSlow = 30.0;  // the added evaluation time stands well above the runs' own spread
 
 // The evaluating worker's evaluation seconds over the run.
 double evaluation_seconds(const nlohmann::json& results, bool first) {
@@ -142,10 +142,10 @@ void expect_slow_evaluations_leave_the_clock_alone(const mpi::Communicator& work
     EXPECT_LE(outcome->results.at("curve").back().at("time_s").get<double>(),
               outcome->results.at("train").at("training_s").get<double>());
   }
-  // The evaluations took about kSlow times as long; had any of their time reached the clock, the last point's
-  // time would have grown by that much.
+  // The evaluations took far longer (their model combination in bmuf and average, which is not stretched, included);
+  // had any of that time reached the clock, the last point's time would have grown by as much.
   const double extra = evaluation_seconds(slow.results, true) - evaluation_seconds(normal.results, true);
-  EXPECT_GT(extra, 0.5 * (kSlow - 1.0) * evaluation_seconds(normal.results, true));
+  EXPECT_GT(extra, evaluation_seconds(normal.results, true));
   EXPECT_LT(slow_curve.back().at("time_s").get<double>(),
             normal_curve.back().at("time_s").get<double>() + 0.5 * extra);
 }
