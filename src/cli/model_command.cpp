@@ -70,7 +70,8 @@ perf::TimeDistribution parse_sim_times(const std::string& word) {
 }
 
 void add_model_command(CLI::App& app) {
-  CLI::App* model = app.add_subcommand("model", "Calibrate, predict and validate the performance model");
+  CLI::App* model = app.add_subcommand(
+      "model", "Calibrate, predict, plan with and validate the performance model, and compare its saturation curves");
   model->require_subcommand(1);
   add_calibrate(*model);
   add_predict(*model);

@@ -78,8 +78,8 @@ void add_train_command(CLI::App& app) {
                       "--eval-every)");
   command->add_flag("--stop-at-target", options->stop_at_target, "stop every rank once --target-accuracy is reached");
   command->add_option("--slow-evaluation", options->slow_evaluation,
-                      "testing: each evaluation during training takes F times as long (the evaluating worker sleeps "
-                      "F - 1 times its measured evaluation); the time-to-accuracy clock leaves it out")
+                      "testing: each evaluation during training runs F times (F a whole number), so it takes F times "
+                      "as long; the time-to-accuracy clock leaves it out")
       ->capture_default_str();
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();

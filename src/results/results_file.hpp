@@ -51,7 +51,7 @@ struct Config {
   std::optional<std::int64_t> eval_every;  ///< --eval-every in steps per worker, 0 for none
   std::optional<double> target_accuracy;   ///< --target-accuracy, 0 for none
   std::optional<bool> stop_at_target;      ///< --stop-at-target
-  std::optional<double> slow_evaluation;   ///< --slow-evaluation factor, 1 for none
+  std::optional<std::int64_t> slow_evaluation;  ///< --slow-evaluation factor, 1 for none
   // Delay compensation: always written; optional in format 2, whose older files lack it.
   std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
   // The block learners' flags: always written; optional in format 2, whose older files lack them.

@@ -196,10 +196,11 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (options.target_accuracy && !options.eval_every) {
     throw UserError("--target-accuracy needs --eval-every N: the steps between the test evaluations that time it");
   }
-  if (!(options.slow_evaluation >= 1.0) || !std::isfinite(options.slow_evaluation)) {
-    throw UserError("--slow-evaluation must be a factor of 1 or more, got " + std::to_string(options.slow_evaluation));
+  if (options.slow_evaluation < 1) {
+    throw UserError("--slow-evaluation must be a whole factor of 1 or more, got " +
+                    std::to_string(options.slow_evaluation));
   }
-  if (options.slow_evaluation > 1.0 && !options.eval_every) {
+  if (options.slow_evaluation > 1 && !options.eval_every) {
     throw UserError("--slow-evaluation needs --eval-every N: it stretches the evaluations during training");
   }
   if (options.stop_at_target && !options.target_accuracy) {

@@ -49,7 +49,7 @@ struct TrainOptions {
   std::optional<int> eval_every;                    ///< --eval-every N: steps per worker between test evaluations
   std::optional<double> target_accuracy;            ///< --target-accuracy A: the test accuracy to time
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
-  double slow_evaluation = 1.0;                     ///< --slow-evaluation F: each evaluation takes F times as long
+  int slow_evaluation = 1;                          ///< --slow-evaluation F: each evaluation runs F times
   IntraNode intra_node = IntraNode::kSharedMemory;  ///< --intra-node: path to servers on the same node
   Mode mode = Mode::kAsync;                         ///< --mode
   data::IoMode io = data::IoMode::kSequential;      ///< --io

@@ -49,7 +49,7 @@ class TrainingEvaluation {
 
   std::uint64_t every_;
   double target_;  // 0: none
-  double slow_factor_;
+  int slow_factor_;
   nn::Model* model_;
   const data::Samples* test_;
   nn::InputShape input_;

@@ -79,9 +79,9 @@ def rq2(sweep, curves) -> str:
     return "\n".join(["## RQ2: how much of the run is initialisation, and how sequential I/O grows", "",
                       "Figures 2 (phase breakdown) and 5 (initial I/O).", ""] + lines + [
         "", "With `--io sequential` every worker reads the whole set after the one before it, so the read grows "
-        "about linearly with W; with `--io parallel` each reads only its partition at once. In results format 1 "
-        "the init_io phase also holds the uint8 to float conversion of the partition, which on shared cores can "
-        "take longer than the read: the read itself comes from `load[]`.", "",
+        "about linearly with W; with `--io parallel` each reads only its partition at once. The read itself comes "
+        "from `load[]`; in results files of format 1, which psbench no longer writes, the init_io phase also held "
+        "the uint8 to float conversion of the partition, which on shared cores can take longer than the read.", "",
         "**This machine limits the answer:** one local disk and one page cache serve every rank; `--cold-cache` "
         "drops the file's pages before each read, but parallel readers still share the disk's bandwidth, which "
         "a parallel file system would multiply.", "", f"Runs: {runs}."])

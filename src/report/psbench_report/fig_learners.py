@@ -34,7 +34,8 @@ def _caption(context: Context) -> str:
         if groups and target is not None:
             parts.append(f"time to {100 * target:g}% {name}: " + "; ".join(
                 f"{learner.label} {target_times(runs).text}" for learner, runs in groups))
-    return ("Test accuracy of the first worker's parameters during training, one line per run (all repetitions "
+    return ("Test accuracy during training of the model each run would deliver at that point (the first worker's "
+            "parameters; between block synchronisations the combined model), one line per run (all repetitions "
             f"drawn), W = {learners.runs[0].workers} workers; the dotted line is the target. "
             + ". ".join(parts) + " (median of the runs that reached it, their range, runs that reached it).")
 

@@ -108,7 +108,7 @@ TEST(TimeToAccuracy, AsyncWorkersStopSoonAfterTheFirst) {
   }
 }
 
-constexpr double kSlow = 30.0;  // the added evaluation time stands well above the runs' own spread
+constexpr int kSlow = 30;  // the added evaluation time stands well above the runs' own spread
 
 // The evaluating worker's evaluation seconds over the run.
 double evaluation_seconds(const nlohmann::json& results, bool first) {

@@ -89,7 +89,7 @@ ResultsFile sample_results() {
                  10,
                  0.5,
                  false,
-                 1.0,
+                 1,
                  0.0,
                  4096,
                  0.75,
