@@ -39,8 +39,9 @@ def communication_table(runs: LearnerSet | None) -> list:
              f"{runs.runs[0].workers} workers. Bytes are what the first worker handed to MPI "
              "(`per_rank[].worker.exchange.bytes_sent`; for an allreduce, what a ring allreduce moves), per sample "
              "and, pro rata of its samples, up to the first evaluation at or above the target; medians over the runs "
-             "with their range. An evaluation of BMUF or averaging within a block sees the first worker's local model, "
-             "not the synchronised one, so its curve can stay below a target its final model reaches."
+             "with their range. An evaluation of BMUF or averaging within a block sees the combined model a "
+             "synchronisation there would give (the model the run would deliver), not a worker's local one; the "
+             "bytes of that combination are the evaluation's, not counted."
              + (" " + "; ".join(ratios) + "." if ratios else ""), "",
              f"| learner | bytes sent per sample | MB sent to {aim} | time to {aim} (s) | final test accuracy | "
              "samples/s | runs |", "| --- | --- | --- | --- | --- | --- | --- |"]
