@@ -196,9 +196,9 @@ run_communication() {
 # epochs: async's evaluations reach 85 % only in its fourth on this machine; a test evaluation every 25 steps,
 # stopped at 85 %), with the evaluations at their own speed and each run ten times (--slow-evaluation 10). REPETITIONS runs of each, in an order shuffled per repetition, with their manifest; then
 # the table of docs/measured.md's row: per mode and speed, the median time to 85 % and its range. Writes
-# docs/results/raw/clock/.
+# results/clock/ (not committed: no published report rests on it).
 run_clock() {
-  local data="$1" folder="$raw/clock" entries=() started job
+  local data="$1" folder="$root/results/clock" entries=() started job
   local -A flags=([local]="--mode local" [sync]="--mode sync" [async]=""
                   [bmuf]="--mode bmuf --block-samples 4096" [average]="--mode average --block-samples 4096")
   local -A ranks=([local]=1 [sync]=4 [async]=5 [bmuf]=4 [average]=4)
