@@ -67,8 +67,8 @@ RmaLink::RmaLink(const mpi::Communicator& world, const mpi::Communicator& node, 
         "failed (" +
         why +
         "): this MPI library has no one-sided component that works between these "
-        "ranks (Open MPI: `ompi_info | grep osc` lists them; --mca osc_base_verbose 10 shows the choice); "
-        "use messages instead");
+        "ranks (Open MPI: `ompi_info | grep osc` lists them, --mca osc_base_verbose 10 shows the choice; over "
+        "TCP name one, e.g. --mca osc sm,pt2pt); use messages instead");
   }
   own_ = {static_cast<std::byte*>(base), bytes};
   for (std::size_t i = 0; i < bytes; ++i) own_[i] = std::byte{0};
