@@ -30,7 +30,6 @@ class MessagesServer final : public ServerTransport {
   std::span<const float> gradient_chunk(int source, int chunk) override;
   std::span<const std::uint32_t> packed_push(int source, std::size_t first_word, std::size_t words) override;
   void begin_reply(int source, std::uint64_t version) override;
-  std::span<float> reply_area(int /*source*/, int /*chunk*/) override { return {}; }
   void chunk_done(int source, int chunk, std::span<const float> shard_chunk) override;
   void reply_done(int source) override;
 

@@ -18,14 +18,15 @@ class RmaServer final : public ServerTransport {
  public:
   /// For the server of topology (its shard of shard_size values), serving link's RMA workers.
   RmaServer(const RmaLink& link, const Topology& topology, std::size_t shard_size);
+  // The reply: the version, then each chunk put and announced.
+  void begin_reply(int source, std::uint64_t version) override;
+  void chunk_done(int source, int chunk, std::span<const float> shard_chunk) override;
+  void reply_done(int source) override;
+  // The push, found and read in this server's own memory.
   int poll_push() override;
   std::size_t take_header(int source, PushHeader& header) override;
   std::span<const float> gradient_chunk(int source, int chunk) override;
   std::span<const std::uint32_t> packed_push(int source, std::size_t first_word, std::size_t words) override;
-  void begin_reply(int source, std::uint64_t version) override;
-  std::span<float> reply_area(int /*source*/, int /*chunk*/) override { return {}; }
-  void chunk_done(int source, int chunk, std::span<const float> shard_chunk) override;
-  void reply_done(int source) override;
 
  private:
   /// The slot of the worker at world rank source in this server's memory.

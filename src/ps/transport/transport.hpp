@@ -36,8 +36,8 @@ class ServerTransport {
   /// Starts the reply to source: the shard's version after its push (or kAbortedVersion).
   virtual void begin_reply(int source, std::uint64_t version) = 0;
   /// Where the fresh values of reply chunk `chunk` may be written, in source's own memory (the update's pass then
-  /// writes them there itself); empty where the transport sends them from the shard.
-  [[nodiscard]] virtual std::span<float> reply_area(int source, int chunk) = 0;
+  /// writes them there itself); empty (the default) where the transport sends them from the shard.
+  [[nodiscard]] virtual std::span<float> reply_area(int /*source*/, int /*chunk*/) { return {}; }
   /// Reply chunk `chunk` is final: in reply_area, or else in shard_chunk (the server's own values of that chunk).
   virtual void chunk_done(int source, int chunk, std::span<const float> shard_chunk) = 0;
   /// The reply to source is whole; when this returns, the shard may change again.
