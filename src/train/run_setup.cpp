@@ -13,7 +13,7 @@
 #include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/resume.hpp"
+#include "train/checkpoint/resume.hpp"
 
 namespace psbench::train {
 namespace {

@@ -12,7 +12,7 @@
 #include "ps/topology.hpp"
 #include "ps/transport/node_link.hpp"
 #include "ps/transport/rma_link.hpp"
-#include "train/resume_state.hpp"
+#include "train/checkpoint/resume_state.hpp"
 #include "train/trace_recorder.hpp"
 #include "train/train_options.hpp"
 

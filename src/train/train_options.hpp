@@ -9,7 +9,7 @@
 #include "data/loader.hpp"
 #include "ps/stall_watch.hpp"
 #include "results/results_file.hpp"
-#include "train/checkpoint_schedule.hpp"
+#include "train/checkpoint/checkpoint_schedule.hpp"
 #include "train/fault_plan.hpp"
 
 namespace psbench::train {

@@ -5,7 +5,7 @@
 // release_gradients() returns), that each push carries the versions one step older (every push but a
 // server's first is at least 1 stale), and, with the servers handing the turn from worker to worker (strict
 // round robin), that staleness is exactly W-1 without the pipeline and 2W-1 with it: the bounds derived in
-// src/train/async_exchange.cpp. Every case runs over messages, over one shared-memory node and over two
+// src/train/exchange/async_exchange.cpp. Every case runs over messages, over one shared-memory node and over two
 // mimicked nodes (mixed), with the worker's gradient in a vector of its own and in the shared window itself.
 #include <gtest/gtest.h>
 

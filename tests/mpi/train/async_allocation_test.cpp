@@ -21,7 +21,7 @@
 #include "ps/transport/node_link.hpp"
 #include "ps/transport/rma_link.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {

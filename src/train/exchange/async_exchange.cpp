@@ -2,7 +2,7 @@
 
 #include "ps/shard_columns.hpp"
 #include "ps/worker_client.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {
