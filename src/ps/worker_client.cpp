@@ -8,7 +8,6 @@
 #include "ps/protocol_error.hpp"
 #include "ps/stall_watch.hpp"
 #include "ps/transport/final_shard.hpp"
-#include "ps/transport/node_link.hpp"
 #include "ps/transport/server_transports.hpp"
 
 namespace psbench::ps {
@@ -37,7 +36,7 @@ WorkerClient::WorkerClient(const mpi::Communicator& world, const Topology& topol
   PSBENCH_CHECK(layout.shards() == topology.servers)
       << layout.shards() << " shards for " << topology.servers << " servers";
   paths_ = make_server_paths(comm_, topology, layout, links);
-  if (links.window != nullptr) shared_parameters_ = links.window->parameters();
+  shared_parameters_ = reply_area_of(links);
   all_sleep_ = std::ranges::all_of(paths_, [](const auto& path) { return path->reply_counter() != nullptr; });
   if (pipeline && !std::ranges::all_of(paths_, [](const auto& path) { return path->copies_push(); })) {
     // Indexed like the parameters; only the ranges of the paths that read the caller's memory are used.

@@ -56,7 +56,7 @@ class WorkerClient {
   /// fresh shards into parameters; adds the send time to Phase::kPush and the rest to Phase::kPull.
   /// gradients must stay untouched until this returns (it does, the call blocks). With a link, gradients
   /// outside the link's window (a scaled or remainder-batch gradient) are first copied into it. For
-  /// servers reached by mailbox nothing is sent: their whole exchange is timed as Phase::kPull.
+  /// servers on this node nothing is sent: their whole exchange is timed as Phase::kPull.
   void push_pull(std::span<const float> gradients, std::span<float> parameters, const PushHeader& step,
                  PhaseTimer& timer);
   /// Pipelined step (a client built with pipeline): completes the exchange in flight, if any (waits for its
@@ -111,8 +111,8 @@ class WorkerClient {
   [[nodiscard]] Timing timing() const { return timing_; }
   /// Bytes this worker has handed over so far, to every server together: headers and shards of its pushes
   /// (a compressed push's packed columns) and of the replies, its done or abort headers and the final shards, whether
-  /// they went by MPI message or through the shared window's mailboxes (where the server reads the gradient and writes
-  /// the reply).
+  /// they went by MPI message, through the shared window (where the server reads the gradient and writes the reply)
+  /// or by RMA.
   struct Traffic {
     std::uint64_t sent = 0;      ///< bytes
     std::uint64_t received = 0;  ///< bytes

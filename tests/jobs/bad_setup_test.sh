@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad set-ups stop before any run with one clear line on stderr, exit code 2 and no results folder:
 # no psbench found, an unreadable DATA, more servers than ranks (and their neighbours), and the calibration
-# job's own: an unknown MODEL, a DATA that is no dataset, a bad REPETITIONS. Also checks that
+# job's own: an unknown MODEL, a DATA that is no dataset, a bad REPETITIONS; a launcher whose MPI cannot be told. Also checks that
 # a repository without PSBENCH_BIN or psbench on PATH takes its own build folder, and says so.
 set -euo pipefail
 root="$1"
@@ -69,6 +69,15 @@ status="$(case_status run_job "$root" mpirun/calibrate.sh PSBENCH_BIN="$psbench"
 expect_error "calibration, DATA missing" "^mpirun/calibrate.sh: error: DATA='$work/missing.h5' is not a readable file$" "$status"
 status="$(case_status run_job "$root" mpirun/calibrate.sh PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" REPETITIONS=0)"
 expect_error "calibration, no repetition" "^mpirun/calibrate.sh: error: REPETITIONS='0' is not a positive whole number$" "$status"
+
+# A launcher whose MPI cannot be told (neither Open MPI nor MPICH's Hydra by its --version): one line naming it.
+mkdir -p "$work/fakempi"
+printf '#!/bin/sh\necho "FooMPI launcher 1.0"\n' >"$work/fakempi/mpirun"
+chmod +x "$work/fakempi/mpirun"
+status="$(case_status run_job "$root" pbs/train.pbs PSBENCH_BIN="$psbench" DATA="$work/tiny.h5" MPIRUN="$work/fakempi/mpirun")"
+expect_error "unknown MPI launcher" \
+  "^pbs/train.pbs: error: cannot tell which MPI '$work/fakempi/mpirun' launches: its --version names neither Open MPI nor MPICH's Hydra" \
+  "$status"
 
 # The build-folder branch: the bare copy with a build folder, stopped by a bad setting after the lookup.
 mkdir -p "$work/bare/build/default/src/cli"

@@ -53,6 +53,10 @@ ServerTransports make_server_transports(const mpi::Communicator& comm, const Top
   return transports;
 }
 
+std::span<float> reply_area_of(const Links& links) {
+  return links.window != nullptr ? links.window->parameters() : std::span<float>();
+}
+
 std::vector<std::unique_ptr<ServerPath>> make_server_paths(const mpi::Communicator& comm, const Topology& topology,
                                                            const ShardLayout& layout, const Links& links) {
   std::vector<std::unique_ptr<ServerPath>> paths;

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "mpi/communicator.hpp"
@@ -29,6 +30,9 @@ struct ServerTransports {
 ServerTransports make_server_transports(const mpi::Communicator& comm, const Topology& topology,
                                         const ShardLayout& layout, const Links& links, const PushValidator& validator,
                                         std::chrono::microseconds spin_budget);
+
+/// A worker's reply area in links (P values, where servers on its node write their fresh shards in place), or empty.
+[[nodiscard]] std::span<float> reply_area_of(const Links& links);
 
 /// The worker of topology's paths to every server (index: shard), by the same rule.
 std::vector<std::unique_ptr<ServerPath>> make_server_paths(const mpi::Communicator& comm, const Topology& topology,
