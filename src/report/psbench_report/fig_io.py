@@ -58,6 +58,5 @@ def draw(context: Context) -> FigureResult:
                       "read, as `psbench model validate` measures it): with sequential I/O each worker reads the "
                       "whole set after the one before it, with "
                       "parallel I/O all read their partitions in one collective read. The model's line is its "
-                      "init_io_s. Format 1's init_io phase also holds the uint8 to float conversion, so it is not "
-                      "used here (the runs table lists it).")
+                      "init_io_s.")
     return result

@@ -2,7 +2,14 @@
 recommendation's I/O mode and ranks per node, with the recommendation and the fastest configuration marked."""
 
 from .figure import Context, FigureResult
-from .style import COLOURS, figure_legend, new_figure, proxy_line, save, worker_axis
+from .style import figure_legend, new_figure, proxy_line, save, worker_axis
+
+
+def _colour(index: int, count: int) -> str:
+    """A colour of its own for each server count: viridis, evenly spaced (a plan may list a dozen counts)."""
+    from matplotlib import colormaps
+    rgb = colormaps["viridis"](index / max(1, count - 1) * 0.9)
+    return "#" + "".join(f"{round(255 * c):02x}" for c in rgb[:3])
 
 
 def _label(point: dict) -> str:
@@ -22,7 +29,8 @@ def draw(context: Context) -> FigureResult:
     axis = axes[0][0]
     handles, labels = [], []
     for index, (servers, points) in enumerate(sorted(surface.items())):
-        style = {"color": COLOURS[index % len(COLOURS)], "linestyle": ("-", "--", "-.", ":")[index // len(COLOURS) % 4]}
+        style = {"color": _colour(index, len(surface)), "linestyle": ("-", "--", "-.", ":")[index % 4],
+                 "marker": "os^Dv"[index % 5], "markersize": 3}
         axis.plot([w for w, _ in points], [t for _, t in points], **style)
         handles.append(proxy_line(**style))
         labels.append(f"S = {servers}")
@@ -31,7 +39,7 @@ def draw(context: Context) -> FigureResult:
     if (fastest["workers"], fastest["servers"], fastest["io"]) != (best["workers"], best["servers"], best["io"]):
         marks.append((fastest, "D", "fastest"))
     for index, (point, marker, name) in enumerate(marks):
-        style = {"marker": marker, "color": COLOURS[2 + 3 * index], "markersize": 12 - 4 * index,
+        style = {"marker": marker, "color": ("#D55E00", "#CC79A7")[index], "markersize": 12 - 4 * index,
                  "markeredgecolor": "black", "linestyle": "none"}
         axis.plot([point["workers"]], [point["mva"]["total_s"]], **style)
         handles.append(proxy_line(**style))
