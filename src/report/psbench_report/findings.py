@@ -155,6 +155,37 @@ def saturation_facts(bench, saturation_model) -> dict:
     return facts
 
 
+#: Benchmarks of the published bench files that pages quote: (fact name, file, benchmark, unit).
+BENCH_FACTS = (
+    ("bench.push_pull.messages.mlp", "push_pull.json", "BM_PushPull/path:0/2143272", "µs"),
+    ("bench.push_pull.window.mlp", "push_pull.json", "BM_PushPull/path:1/2143272", "µs"),
+    ("bench.raw_exchange.mlp", "push_pull.json", "BM_RawMpiExchange/2143272", "µs"),
+    ("bench.allreduce.mlp", "push_pull.json", "BM_Allreduce/2143272", "µs"),
+    ("bench.sgd_update.64mib", "server_update.json", "BM_SgdUpdate/67108864", "ms"),
+    ("bench.triad.64mib", "server_update.json", "BM_Triad/67108864", "ms"),
+    ("bench.train_step.mlp", "nn.json", "BM_TrainStepMlp/128", "ms"),
+    ("bench.train_step.cnn", "nn.json", "BM_TrainStepCnn/128", "ms"),
+    ("bench.matmul", "nn.json", "BM_OneDnnMatmul/128/784/512", "ms"),
+)
+
+
+def bench_facts(bench) -> dict:
+    """The medians of the published benchmarks that pages quote, and the bench files' date and CPU."""
+    facts = {}
+    for name, file, benchmark, unit in BENCH_FACTS:
+        found = bench.files.get(file)
+        if found is None or benchmark not in found.benchmarks:
+            continue
+        seconds = found.benchmarks[benchmark].seconds
+        facts[name] = f"{seconds * 1e6:.0f} µs" if unit == "µs" else f"{seconds * 1e3:.2f} ms"
+    if bench.cpu():
+        facts["bench.cpu"] = bench.cpu()
+    dates = sorted(str(g.context.get("date", ""))[:10] for g in bench.files.values() if g.context.get("date"))
+    if dates:
+        facts["bench.date"] = dates[0]
+    return facts
+
+
 def provenance_facts(sweep) -> dict:
     """Where the published sweep was measured: CPU, cores, MPI, commit, date, repetitions, load."""
     facts = {"sweep.runs": str(len(sweep.runs))}
@@ -199,6 +230,7 @@ def make_findings(context) -> Findings:
     facts.update(_validation_facts(found))
     facts.update(saturation_facts(context.bench, context.saturation))
     facts.update(rack_facts(context.rack))
+    facts.update(bench_facts(context.bench))
     error = utilization_error(sweep, curves)
     if error is not None:
         facts["model.utilization_error.mean"] = f"{100 * error[0]:.0f} points"
