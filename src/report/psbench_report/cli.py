@@ -14,6 +14,7 @@ from .bench import load_bench
 from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
 from .learners import load_learners
+from .manifest import bench_manifest
 from .model import ModelClient, SaturationModel, calibrate
 from .plan_study import plan_study
 from .predictions import Curves
@@ -94,7 +95,8 @@ def run(arguments: argparse.Namespace) -> Path:
         client = ModelClient(arguments.psbench, calib, calib_failure)
         curves = Curves(client, sweep, arguments.platform, described)
         context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench), learners,
-                          plan_study(client, sweep, arguments.platform), communication, rack)
+                          plan_study(client, sweep, arguments.platform), communication, rack,
+                          bench_manifest(arguments.bench))
         results = [module.draw(context) for module in modules]
         write_report(context, results, command)
         _move_into(staging, arguments.out)

@@ -13,6 +13,7 @@ from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
 from .findings import make_findings
 from .learners import load_learners
+from .manifest import bench_manifest
 from .model import ModelClient, SaturationModel
 from .predictions import Curves
 from .sweep import load_sweep
@@ -35,7 +36,7 @@ def published_facts(results: Path, psbench: str) -> dict:
     context = Context(sweep, load_bench(results / "raw" / "bench"), curves, results, SaturationModel(psbench),
                       load_learners(_folder(results, "learners")), None,
                       load_learners(_folder(results, "communication"), "communication"),
-                      load_sweep(rack_folder) if rack_folder else None)
+                      load_sweep(rack_folder) if rack_folder else None, bench_manifest(results / "raw" / "bench"))
     return make_findings(context).facts
 
 

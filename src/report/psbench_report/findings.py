@@ -207,6 +207,13 @@ def provenance_facts(sweep) -> dict:
     return facts
 
 
+@dataclass
+class _Single:
+    """One manifest, read as a data set that has it."""
+
+    manifest: object
+
+
 def _under_load(*sweeps) -> list:
     """The manifests measured above the load limit (by override) or that do not record the load."""
     heavy, unrecorded = [], []
@@ -352,11 +359,15 @@ def _caveats(context) -> list:
     if context.rack is None:
         caveats.append("**No rack sweep.** `docs/results/raw/rack` holds no runs: RQ1 and RQ3 rest on the 2-core "
                        "sweep and the saturation benchmark alone (`docs/results/measure.sh rack` measures it).")
-    heavy, unrecorded = _under_load(sweep, context.rack, context.learners, context.communication)
+    heavy, unrecorded = _under_load(sweep, context.rack, context.learners, context.communication,
+                                    _Single(context.bench_manifest))
     if heavy:
         caveats.append("**Measured under load.** " + ", ".join(
             f"`{m.path}` (other processes took {100 * (m.other_cpu_share or 0):.0f}% of the CPU)" for m in heavy))
-    if unrecorded:
-        caveats.append("**Load not recorded.** " + ", ".join(f"`{m.path}`" for m in unrecorded)
-                       + " predate `other_cpu_share`: how busy the machine was is not known.")
+    names = [f"`{m.path}`" for m in unrecorded]
+    if context.bench.folder is not None and context.bench_manifest is None:
+        names.append(f"the benchmarks in `{context.bench.folder}` (no `{context.bench.folder.name}.manifest.json`)")
+    if names:
+        caveats.append("**Load not recorded.** " + ", ".join(names) + " record no `other_cpu_share`: how busy "
+                       "the machine was while they were measured is not known.")
     return caveats

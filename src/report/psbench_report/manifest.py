@@ -39,10 +39,10 @@ class Manifest:
         return [run for run in self.runs if run.exit_code != 0]
 
 
-def load_manifest(folder: Path) -> Manifest | None:
-    """The folder's manifest.json, or None when there is none; a run it names whose command succeeded
+def load_manifest(folder: Path, name: str = MANIFEST_NAME) -> Manifest | None:
+    """The folder's manifest.json (or NAME), or None when there is none; a run it names whose command succeeded
     but whose results file is missing is a ReportError naming that file."""
-    path = folder / MANIFEST_NAME
+    path = folder / name
     if not path.exists():
         return None
     document = read_json(path, WHAT)
@@ -74,6 +74,14 @@ def load_manifest(folder: Path) -> Manifest | None:
         other_cpu_share=_share(document, path),
         under_load=bool(optional_field(document, "under_load", bool, path, WHAT)),
     )
+
+
+def bench_manifest(bench_folder: Path | None) -> Manifest | None:
+    """The bench step's manifest beside its folder (FOLDER.manifest.json, as docs/results/measure.sh writes it:
+    inside the folder `psbench model calibrate` would read it as a bench file), or None."""
+    if bench_folder is None:
+        return None
+    return load_manifest(bench_folder.parent, bench_folder.name + ".manifest.json")
 
 
 def _share(document: dict, path: Path) -> float | None:

@@ -37,21 +37,35 @@ def _source_commit() -> str:
 LONGEST_LINE = 400
 
 
+def _breaks(line: str) -> list:
+    """(position, rank) of each place a line may break: after a sentence (rank 0), a clause (1) or a list item (2)
+    end, outside inline code."""
+    found, ticks = [], 0
+    for index, char in enumerate(line[:-1]):
+        if char == "`":
+            ticks += 1
+        elif line[index + 1] == " " and ticks % 2 == 0 and char in ".;,:)":
+            found.append((index + 1, 0 if char == "." else 1 if char in ";:" else 2))
+    return found
+
+
 def wrap(line: str, width: int = LONGEST_LINE) -> list:
-    """A line cut at sentence or clause ends into lines of at most width characters (a list item's continuation
-    indented); table rows and lines that cannot be cut stay whole."""
+    """A line cut into lines of at most width characters at its sentence ends, else its clause ends (Markdown
+    joins them again; a list item's continuation is indented); table rows and lines that cannot be cut stay whole."""
     if len(line) <= width or line.startswith("|"):
         return [line]
     indent = "  " if line.startswith("- ") else ""
-    pieces, current = [], ""
-    for part in re.split(r"(?<=[.;:,)]) ", line):
-        candidate = f"{current} {part}" if current else part
-        if current and len(candidate) + len(indent) > width:
-            pieces.append(current)
-            current = part
-        else:
-            current = candidate
-    pieces.append(current)
+    pieces = []
+    while len(line) + (len(indent) if pieces else 0) > width:
+        room = width - (len(indent) if pieces else 0)
+        fits = [(rank, -position, position) for position, rank in _breaks(line) if position <= room]
+        if not fits:
+            break
+        fits = [fit for fit in fits if fit[2] >= room // 3] or fits
+        position = min(fits)[2]
+        pieces.append(line[:position])
+        line = line[position + 1:]
+    pieces.append(line)
     return [pieces[0]] + [indent + piece for piece in pieces[1:]]
 
 
@@ -121,7 +135,10 @@ def _provenance(context, command: str) -> list:
     lines = ["## What this report rests on", "",
              f"- Sweep: `{sweep.root}`: {len(sweep.runs)} results files (format {sweep.format()}), datasets "
              f"{', '.join(sweep.datasets())}, workers {', '.join(str(w) for w in sweep.worker_counts())}, servers "
-             f"{', '.join(str(s) for s in sorted({r.servers for r in sweep.runs}))}."]
+             f"{', '.join(str(s) for s in sorted({r.servers for r in sweep.runs}))}.",
+             f"- Machine: CPU {', '.join(sorted({r.cpu for r in sweep.runs if r.cpu})) or 'not recorded'}; "
+             f"{', '.join(str(c) for c in sorted({r.cores for r in sweep.runs}))} cores per host; hosts per run "
+             f"{', '.join(str(h) for h in sorted({r.hosts for r in sweep.runs}))}."]
     if context.rack is not None:
         lines.append(f"- Rack sweep: `{context.rack.root}`: {len(context.rack.runs)} results files.")
     for data in (sweep, context.rack):
