@@ -24,6 +24,7 @@ import sys
 FACT = re.compile(r"<!--fact:([A-Za-z0-9_.\-]+)-->(.*?)<!--/fact-->")
 OUTPUT = re.compile(r"^\s*<!--output:(.*)-->\s*$")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+INLINE_CODE = re.compile(r"(`+)(.+?)\1")
 
 
 def pages(root: str) -> list:
@@ -83,8 +84,15 @@ def check(root: str, facts: dict, psbench) -> list:
     for page in pages(root):
         with open(os.path.join(root, page), encoding="utf-8") as f:
             lines = f.read().splitlines()
+        fence = None
         for index, line in enumerate(lines):
-            for name, text in FACT.findall(line):
+            opening = FENCE.match(line)
+            if opening and (fence is None or opening.group(1)[0] == fence[0]):
+                fence = opening.group(1) if fence is None else None
+                continue
+            if fence is not None:
+                continue  # a marker shown inside a code block is an example, not a quoted figure
+            for name, text in FACT.findall(INLINE_CODE.sub("", line)):
                 if name not in facts:
                     problems.append(f"{page}:{index + 1}: figure '{name}' is no figure of the published data")
                 elif text.strip() != facts[name]:
