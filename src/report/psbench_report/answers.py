@@ -188,8 +188,18 @@ def rq5(sweep, curves) -> list:
     found = sorted(validated(sweep, curves).pairs, key=lambda p: -abs(p.error))
     if not found:
         return ["Not answered without the model's predictions (see above)."]
-    worst = [f"- {p.run.label}, {p.kind}, {p.quantity}: measured {seconds(p.measured)}, predicted "
-             f"{seconds(p.predicted)} ({100 * p.error:+.0f}%)" for p in found[:5]]
-    return ["The five largest relative errors:"] + worst + [
+    worst, seen = [], set()
+    for pair in found:
+        key = (pair.run.path, pair.quantity)
+        if key in seen:
+            continue
+        seen.add(key)
+        kinds = [p.kind for p in found if (p.run.path, p.quantity) == key and abs(p.error) >= 0.5 * abs(pair.error)]
+        worst.append(f"- {pair.run.path.parent.name}/{pair.run.label}, {pair.quantity}: measured "
+                     f"{seconds(pair.measured)}, {pair.kind} predicted {seconds(pair.predicted)} "
+                     f"({100 * pair.error:+.0f}%; off by half as much or more: {', '.join(kinds)})")
+        if len(worst) == 5:
+            break
+    return ["The five configurations with the largest relative errors:"] + worst + [
         "", "What the closed forms leave out here: core sharing between ranks when they outnumber the cores, the "
         "page cache and one disk shared by every reader, and the variability of service times."]

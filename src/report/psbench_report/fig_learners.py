@@ -74,8 +74,8 @@ def _dots(axis, learners, everyone: list, rank: dict) -> None:
     axis.set_yticks(range(len(everyone)), [learner.label for learner in everyone], fontsize=7)
     axis.set_ylim(len(everyone) - 0.5, -0.5)
     axis.set_xlim(left=0)
-    axis.set_xlabel("time to target (s)")
-    axis.set_title("time to target: filled even, hollow straggler;\nbar: median; x: not reached", fontsize=8)
+    axis.set_xlabel("time to target (s)\nfilled: even pace, hollow: straggler,\nbar: median, x: not reached", fontsize=7)
+    axis.set_title("time to the target", fontsize=9)
 
 
 def draw(context: Context) -> FigureResult:

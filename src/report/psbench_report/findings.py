@@ -88,6 +88,8 @@ def _validation_facts(found) -> dict:
         facts[f"validate.{name}.runs"] = str(summary.runs)
     if found.summaries:
         facts["validate.runs"] = str(sum(s.runs for s in found.summaries))
+        within = sum(s.within["mva"]["total"] for s in found.summaries if "mva" in s.within)
+        facts["validate.mva.within_15"] = f"{within} of {sum(s.configurations for s in found.summaries)}"
         for kind in ("ideal", "revised", "mva", "sim"):
             totals = [s.mape[kind]["total"] for s in found.summaries if kind in s.mape]
             if totals:
@@ -204,6 +206,7 @@ def provenance_facts(sweep) -> dict:
         key = (run.dataset, run.io, run.servers, run.workers)
         repetitions[key] = repetitions.get(key, 0) + 1
     facts["sweep.repetitions"] = _range(list(repetitions.values()), str)
+    facts["sweep.run_seconds"] = _range([r.phases["total"] for r in sweep.runs], lambda v: f"{v:.1f}") + " s"
     return facts
 
 
@@ -303,7 +306,7 @@ def _rows(context, facts) -> list:
          f"revised read at W = 4: {get('model.sequential.read', 'n/a')}",
          "one local disk and page cache serve every reader"),
         ("RQ3 how the server becomes the bottleneck", STUDY["RQ3"],
-         f"2 cores: server at most {get('sweep.server_utilization_max', 'n/a')} busy; benchmark knees at "
+         f"2 cores: server at most {get('sweep.server_utilization_max', 'n/a')} busy; one server's benchmark knee at "
          f"{_knees(facts)} clients" + (f"; {rack_text}" if rack else ""),
          f"saturation MAPE {get('saturation.mva.mape', 'n/a')} (mva); utilisation off by "
          f"{get('model.utilization_error.mean', 'n/a')}",
@@ -311,19 +314,21 @@ def _rows(context, facts) -> list:
         ("RQ4 ideal against revised model", STUDY["RQ4"],
          f"total-time MAPE: ideal {get('validate.ideal.total', 'n/a')}, revised {get('validate.revised.total', 'n/a')}, "
          f"mva {get('validate.mva.total', 'n/a')}",
-         f"mva within 15% on most configurations (figure 8)",
-         f"{get('sweep.repetitions', 'n/a')} repetitions per configuration; runs of 1-3 s"),
+         f"mva's total within 15% on {get('validate.mva.within_15', 'n/a')} configurations (figure 8)",
+         f"{get('sweep.repetitions', 'n/a')} repetitions per configuration; runs of {get('sweep.run_seconds', 'n/a')}"),
         ("RQ5 remaining gaps", STUDY["RQ5"], _learners_verdict(context),
          "predicts samples/s, not time to accuracy",
-         "learners at W = 4 on 2 cores"),
+         f"learners at W = {context.learners.runs[0].workers} on {get('sweep.cores', '?')} cores"
+         if context.learners is not None else "no learner runs"),
     ]
     return rows
 
 
 def _knees(facts) -> str:
-    knees = sorted({int(v) for k, v in facts.items() if k.startswith("saturation.p") and k.endswith(".z1.knee")
-                    and k.count(".") == 4})
-    return ", ".join(str(k) for k in knees) or "n/a"
+    """The range of the measured one-server knees of the saturation benchmark."""
+    knees = [int(v) for k, v in facts.items() if k.startswith("saturation.p") and ".s1.z" in k
+             and k.endswith(".knee") and k.count(".") == 4]
+    return _range(knees, str) if knees else "n/a"
 
 
 def _learners_verdict(context) -> str:
