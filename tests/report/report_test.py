@@ -250,7 +250,7 @@ class ReportTest(unittest.TestCase):
             self.assertGreaterEqual(height, 600, stem)
             self.assertIn("<svg", (out / f"{stem}.svg").read_text()[:2000])
         self.assertNotIn("Model unavailable", text)
-        self.assertIn("MAPE ideal", text)
+        self.assertIn("| data | phase | ideal |", text)
         self.assertEqual(sorted(p.name for p in out.iterdir() if p.name.startswith(".")), [])
         self.assert_saturation_curves(out)
 
@@ -265,12 +265,13 @@ class ReportTest(unittest.TestCase):
         runs = json.loads(model.stdout)["runs"]
         self.assertEqual(len(runs), 2)
         for run in runs:
-            self.assertIn(f"plateau {run['measured']['plateau_updates_per_s']:.0f} updates/s",
-                          text[text.index("## RQ3"):])
-            self.assertIn(f"N* = {run['knee_bound']:.1f}", text[text.index("## RQ3"):])
+            rq3 = text[text.index("## RQ3"):text.index("## RQ4")]
+            row = next(line for line in rq3.splitlines()
+                       if line.startswith(f"| {run['inputs']['parameters']:,} | {run['inputs']['servers']} |"))
+            self.assertIn(f"| {run['measured']['plateau_updates_per_s']:.0f} | {run['measured']['knee_clients']} | "
+                          f"{run['knee_bound']:.1f} |", row)
             for curve in run["curves"]:
-                self.assertIn(f"{curve['kind']} MAPE {curve['mape_percent']:.1f}%, knee {curve['knee_clients']}",
-                              text[text.index("## RQ3"):])
+                self.assertIn(f"{curve['mape_percent']:.1f}%, {curve['knee_clients']}", row)
         svg = (out / "fig6_server_saturation.svg").read_text()
         for label in ("MVA model (colour: server count)", "SimGrid simulation (colour: server count)",
                       "knee, measured", "knee, MVA model", "knee, SimGrid simulation"):
@@ -397,9 +398,12 @@ class ReportTest(unittest.TestCase):
         done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
-        quoted = [line for line in text.splitlines() if line.startswith("- total: MAPE ")]
+        header = next(line for line in text.splitlines() if line.startswith("| data | phase | "))
+        kinds = [cell.strip() for cell in header.strip("|").split("|")][2:]
+        quoted = [line for line in text.splitlines() if line.startswith("| ") and "| total |" in line]
         self.assertEqual(len(quoted), 1, text)
-        found = dict(re.findall(r"(ideal|revised|mva|sim) ([0-9.]+)% \(", quoted[0]))
+        cells = [cell.strip() for cell in quoted[0].strip("|").split("|")][2:]
+        found = {kind: re.match(r"([0-9.]+)% \(", cell).group(1) for kind, cell in zip(kinds, cells)}
         self.assertEqual(set(found), set(document["kind_order"]), quoted[0])
         for kind, value in found.items():
             self.assertEqual(value, f"{mape[kind]['total']:.1f}", f"{kind}: report {value}%, validate "

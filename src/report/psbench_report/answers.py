@@ -131,15 +131,6 @@ def rq3(sweep, curves, bench, saturation_model, rack=None, utilization=None) -> 
         "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4)."]
 
 
-def _model_note(model_run: dict | None) -> str:
-    """The saturation model's error and knees for one run, as a sentence (empty without the model)."""
-    if model_run is None:
-        return ""
-    parts = [f"{c['kind']} MAPE {c['mape_percent']:.1f}%, knee {c['knee_clients']}" for c in model_run["curves"]
-             if c.get("mape_percent") is not None]
-    return " Model (figure 6): " + "; ".join(parts) + "." if parts else ""
-
-
 def _saturation_lines(bench, saturation_model) -> list:
     """One line per saturation run: D, Z, the measured plateau and knee (`psbench model saturation`'s), and the
     models' errors."""
@@ -151,17 +142,21 @@ def _saturation_lines(bench, saturation_model) -> list:
         model_runs = []
     if len(model_runs) != len(bench.saturation.runs):
         model_runs = [None] * len(bench.saturation.runs)
-    lines = []
+    lines = ["", "| P | S | D_0 (µs) | cv | Z measured (µs) | plateau (updates/s) | knee measured | N* | "
+             "mva MAPE, knee | sim MAPE, knee |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for run, model_run in sorted(zip(bench.saturation.runs, model_runs),
                                  key=lambda pair: (pair[0].parameters, pair[0].think_us, pair[0].servers)):
-        plateau = (f"plateau {model_run['measured']['plateau_updates_per_s']:.0f} updates/s" if model_run
-                   else "plateau n/a (`psbench model saturation` gave none)")
+        plateau = f"{model_run['measured']['plateau_updates_per_s']:.0f}" if model_run else "n/a"
         knee = model_run["measured"]["knee_clients"] if model_run else run.knee_clients
-        bound = f", N* = {model_run['knee_bound']:.1f}" if model_run and model_run.get("knee_bound") else ""
-        lines.append(f"- Saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): D_0 = "
-                     f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), Z = {run.think_measured_us:.0f} µs "
-                     f"measured; {plateau}; knee at {knee} clients{bound}." + _model_note(model_run))
-    return lines
+        bound = f"{model_run['knee_bound']:.1f}" if model_run and model_run.get("knee_bound") else "n/a"
+        kinds = {c["kind"]: c for c in (model_run or {}).get("curves", []) if c.get("mape_percent") is not None}
+        cells = [f"{kinds[k]['mape_percent']:.1f}%, {kinds[k]['knee_clients']}" if k in kinds else "n/a"
+                 for k in ("mva", "sim")]
+        lines.append(f"| {run.parameters:,} | {run.servers} | {run.service_us:.0f} | {run.service_cv:.2f} | "
+                     f"{run.think_measured_us:.0f} | {plateau} | {knee} | {bound} | {cells[0]} | {cells[1]} |")
+    return ["- The saturation benchmark (figure 6): per curve, D_0 (one server's time per update at one client), "
+            "the measured think time, the plateau, the knee (the first client count within 10% of the plateau), the "
+            "model's closed-form N* and each kind's MAPE and knee (`psbench model saturation`)."] + lines + [""]
 
 
 def rq4(sweep, curves) -> list:
@@ -170,14 +165,14 @@ def rq4(sweep, curves) -> list:
     if not found.pairs:
         reason = "; ".join(found.failures + curves.failures) or "no prediction"
         return [f"Not answered: the model gave no prediction for any run ({reason})."]
-    lines = []
+    kinds = [k for k in ("ideal", "revised", "mva", "sim") if any(k in s.mape for s in found.summaries)]
+    lines = [f"MAPE of each kind (in brackets: configurations within ±{100 * BAND:.0f}%):", "",
+             "| data | phase | " + " | ".join(kinds) + " |", "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
     for summary in found.summaries:
-        prefix = f"{summary.group}, " if len(found.summaries) > 1 else ""
         for name, _ in QUANTITIES:
-            parts = [f"{kind} {summary.mape[kind][name]:.1f}% ({summary.within[kind][name]}/"
-                     f"{summary.configurations} within ±{100 * BAND:.0f}%)"
-                     for kind in ("ideal", "revised", "mva", "sim") if kind in summary.mape]
-            lines.append(f"- {prefix}{name}: MAPE " + "; ".join(parts) + ".")
+            cells = [f"{summary.mape[k][name]:.1f}% ({summary.within[k][name]}/{summary.configurations})"
+                     if k in summary.mape else "n/a" for k in kinds]
+            lines.append(f"| {summary.datasets[0]} | {name} | " + " | ".join(cells) + " |")
     configurations = sum(s.configurations for s in found.summaries)
     return lines + ["", f"Over {configurations} configurations, each the median of its runs "
                         f"({run_count(found.pairs)} runs), as `psbench model validate` groups and compares them."]
