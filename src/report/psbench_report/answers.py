@@ -193,8 +193,8 @@ def rq5(sweep, curves) -> list:
         worst.append(f"- {pair.run.path.parent.name}/{pair.run.label}, {pair.quantity}: measured "
                      f"{seconds(pair.measured)}, {pair.kind} predicted {seconds(pair.predicted)} "
                      f"({100 * pair.error:+.0f}%; off by half as much or more: {', '.join(kinds)})")
-        if len(worst) == 5:
+        if len(worst) == 3:
             break
-    return ["The five configurations with the largest relative errors:"] + worst + [
+    return ["The three configurations with the largest relative errors:"] + worst + [
         "", "What the closed forms leave out here: core sharing between ranks when they outnumber the cores, the "
         "page cache and one disk shared by every reader, and the variability of service times."]

@@ -36,12 +36,10 @@ def communication_table(runs: LearnerSet | None) -> list:
                           _fewer(groups, "bmuf", "sync"), _fewer(groups, "average", "sync")) if r]
     lines = [f"### Communication: bytes and time to {aim} test accuracy", "",
              f"From `{runs.folder}` (figure 11{measured_at(runs)}): CNTK's learners on one trainer, W = "
-             f"{runs.runs[0].workers} workers. Bytes are what the first worker handed to MPI "
-             "(`per_rank[].worker.exchange.bytes_sent`; for an allreduce, what a ring allreduce moves), per sample "
-             "and, pro rata of its samples, up to the first evaluation at or above the target; medians over the runs "
-             "with their range; the bytes of an evaluation's combined model are not counted. These runs are a "
-             "measurement of their own: a learner in both tables differs by the run-to-run spread and the load of "
-             "each measurement." + (" " + "; ".join(ratios) + "." if ratios else ""), "",
+             f"{runs.runs[0].workers} workers: the bytes the first worker handed to MPI (an allreduce counted as a "
+             "ring moves it) per sample and up to the target, medians and ranges. A measurement of its own: a "
+             "learner in both tables differs by the run-to-run spread." + (" " + "; ".join(ratios) + "." if ratios
+                                                                          else ""), "",
              f"| learner | bytes sent per sample | MB sent to {aim} | time to {aim} (s) | final test accuracy | "
              "samples/s |", "| --- | --- | --- | --- | --- | --- |"]
     for learner, group in groups:

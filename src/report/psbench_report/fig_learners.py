@@ -112,9 +112,7 @@ def draw(context: Context) -> FigureResult:
                     "band: their range)")
     result.files = save(figure, context.out, result.stem)
     target = learners.target()
-    result.caption = ("The model each run would deliver (the first worker's parameters; between block "
-                      "synchronisations the combined model), evaluated on the test split: each learner's median over "
-                      "its runs, the band their lowest and highest, up to the shortest run's end"
-                      + (f"; the dotted line is the target, {100 * target:g}%" if target is not None else "")
-                      + ". Right: every run's time to the target; the learners table gives the medians.")
+    result.caption = ("Each learner's median test accuracy over its runs (the model the run would deliver), the band their "
+                      "range" + (f", the dotted line the target, {100 * target:g}%" if target is not None else "")
+                      + "; right: every run's time to the target.")
     return result

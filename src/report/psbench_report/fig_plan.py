@@ -54,10 +54,8 @@ def draw(context: Context) -> FigureResult:
                     f"samples\n(lines: {best['io']} I/O, {best['ranks_per_node']} ranks per node, as recommended)",
                     fontsize=9)
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line "
-                      "per server count, at the recommendation's I/O mode and ranks per node, within the node "
-                      "budget. The star is its recommendation: the fewest nodes within "
-                      f"{100 * study.plan['tolerance']:.0f}% of the fastest configuration of its whole grid (which "
-                      "also varies the I/O mode and ranks per node); a diamond marks that fastest where it differs. "
+    result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line per "
+                      "server count, at the recommendation's I/O mode and ranks per node; the star is the recommendation "
+                      f"(the fewest nodes within {100 * study.plan['tolerance']:.0f}% of the fastest), a diamond the fastest. "
                       "Nothing here was measured.")
     return result

@@ -78,10 +78,8 @@ def _model_runs(context: Context, saturation, result: FigureResult) -> list:
 
 
 def _caption() -> str:
-    return ("Each client sleeps the think time Z in place of forward and backward and then pushes; colour is the "
-            "server count, markers the measurement, lines the models (`psbench model saturation`, inputs from each "
-            "run's k = 1 point: the measured Z, D_0 and its cv, the client's overhead; cores from the file). Knees: "
-            "the first k within 10% of the plateau, on every curve. RQ3 gives each curve's error.")
+    return ("Clients sleep the think time Z in place of forward and backward; markers: measured, lines: "
+            "`psbench model saturation` from each run's k = 1 point; knees: the first k within 10% of the plateau.")
 
 
 def draw(context: Context) -> FigureResult:

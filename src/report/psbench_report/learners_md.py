@@ -26,9 +26,7 @@ def learners_table(learners: LearnerSet | None) -> list:
     aim = f"{100 * target:g}%" if target is not None else "the target"
     lines = [f"### Learners: time to {aim} test accuracy", "",
              f"From `{learners.folder}` (figure 9{measured_at(learners)}): W = {learners.runs[0].workers} workers; "
-             "medians over the runs, "
-             "the time to the target over the runs that reached it. The final accuracy of a run stopped at the "
-             "target is the accuracy it stopped at.", "",
+             "medians over the runs; the time to the target over the runs that reached it.", "",
              f"| learner | pace | time to {aim} (s) | final test accuracy | samples/s | staleness max |",
              "| --- | --- | --- | --- | --- | --- |"]
     for slowed in (False, True):
