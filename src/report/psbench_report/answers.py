@@ -47,8 +47,7 @@ def rack_lines(rack) -> list:
     """The rack sweep's medians per I/O mode and server count: utilisation and samples/s against W, and what a
     second server gives at the largest W both measured."""
     if rack is None:
-        return ["- Rack: no rack sweep in the published data (`docs/results/measure.sh rack` measures one); the "
-                "2-core runs alone cannot show the server saturating."]
+        return []  # the caveats say so, once
     lines = []
     link = next((m.link for m in rack.manifests if m.link), None)
     where = f"{link.get('rate', '?')} links" if link else "shaped links"
@@ -125,7 +124,7 @@ def rq3(sweep, curves, bench, saturation_model, rack=None, utilization=None) -> 
     if utilization is not None:
         lines.append(f"- The MVA model's server utilisation (figure 3's lines) is off the measured medians by "
                      f"{100 * utilization[0]:.0f} points on average, {100 * utilization[1]:.0f} at most.")
-    lines += [line for line in rack_lines(rack) if "utilisation" in line or "no rack" in line]
+    lines += [line for line in rack_lines(rack) if "utilisation" in line]
     return lines + saturation + [
         "", "Utilisation near 1 with updates/s flat in W is saturation: each worker then waits in the server's "
         "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4)."]
