@@ -1,10 +1,9 @@
 """The answers to RQ1-RQ5 (docs/design.md) from the runs and the model: each a list of lines under its question.
 What limits the answers on this machine is said once, in the report's caveats (findings.py)."""
 
-from statistics import median
-
 from .model import ModelUnavailable
 from .numbers import each, find, percent, predicted, seconds
+from .rack import rack_medians
 from .validation import BAND, QUANTITIES, run_count, validated
 
 
@@ -51,26 +50,16 @@ def rack_lines(rack) -> list:
     lines = []
     link = next((m.link for m in rack.manifests if m.link), None)
     where = f"{link.get('rate', '?')} links" if link else "shaped links"
-    for io in ("sequential", "parallel"):
-        rates = {}
-        for servers in (1, 2):
-            runs = [r for r in rack.runs if r.io == io and r.servers == servers]
-            if not runs:
-                continue
-            by_w = {}
-            for run in runs:
-                by_w.setdefault(run.workers, []).append(run)
-            util = {w: median(r.utilization for r in rs) for w, rs in sorted(by_w.items())}
-            rate = {w: median(r.samples_per_s for r in rs) for w, rs in sorted(by_w.items())}
-            rates[servers] = rate
+    for io, by_servers in rack_medians(rack).items():
+        for servers, (util, rate) in by_servers.items():
             lines.append(f"- Rack ({where}, one rank per node), {io} I/O, {servers} server{'s' * (servers > 1)}: "
                          "utilisation " + ", ".join(f"W={w}: {util[w]:.2f}" for w in util) + "; samples/s "
                          + ", ".join(f"{rate[w]:.0f}" for w in rate) + ".")
-        common = sorted(set(rates.get(1, {})) & set(rates.get(2, {})))
+        common = sorted(set(by_servers.get(1, ({}, {}))[1]) & set(by_servers.get(2, ({}, {}))[1]))
         if common:
             w = common[-1]
-            lines.append(f"- Rack, {io} I/O: 2 servers over 1 at W = {w}: {rates[2][w] / rates[1][w]:.2f}x the "
-                         "samples/s.")
+            lines.append(f"- Rack, {io} I/O: 2 servers over 1 at W = {w}: "
+                         f"{by_servers[2][1][w] / by_servers[1][1][w]:.2f}x the samples/s.")
     return lines
 
 

@@ -3,10 +3,10 @@ head of report.md. Both come from the same objects the answers read (validate's 
 model's comparisons, the rack sweep), so a page that quotes a fact quotes what the report shows."""
 
 from dataclasses import dataclass, field
-from statistics import median
 
 from .model import ModelUnavailable
 from .numbers import find, predicted
+from .rack import rack_medians
 from .validation import validated
 
 #: The 2016 study's findings (Hashemi et al., arXiv 1612.00521), one per question.
@@ -40,14 +40,6 @@ def _range(values: list, form) -> str:
     return form(low) if form(low) == form(high) else f"{form(low)}-{form(high)}"
 
 
-def _medians(runs: list, value) -> dict:
-    """{workers: median of value(run)} over runs."""
-    by_w = {}
-    for run in runs:
-        by_w.setdefault(run.workers, []).append(value(run))
-    return {w: median(v) for w, v in sorted(by_w.items())}
-
-
 def rack_facts(rack) -> dict:
     """The rack sweep's figures: per I/O mode and server count the median utilisation and samples/s per W; the
     knee (the first W whose samples/s is within 10% of the series' largest) and two servers' speed-up at the
@@ -55,24 +47,17 @@ def rack_facts(rack) -> dict:
     facts = {}
     if rack is None:
         return facts
-    for io in ("sequential", "parallel"):
-        rates = {}
-        for servers in (1, 2):
-            runs = [r for r in rack.runs if r.io == io and r.servers == servers]
-            if not runs:
-                continue
-            util = _medians(runs, lambda r: r.utilization)
-            rate = _medians(runs, lambda r: r.samples_per_s)
-            rates[servers] = rate
+    for io, by_servers in rack_medians(rack).items():
+        for servers, (util, rate) in by_servers.items():
             top = max(rate.values())
             knee = next(w for w, v in rate.items() if v >= 0.9 * top)
-            busy = [u for w, u in util.items() if w >= knee]
             facts[f"rack.{io}.s{servers}.knee"] = str(knee)
-            facts[f"rack.{io}.s{servers}.utilization"] = _range(busy, lambda v: f"{v:.2f}")
-        if 1 in rates and 2 in rates:
-            w = max(set(rates[1]) & set(rates[2]), default=None)
+            facts[f"rack.{io}.s{servers}.utilization"] = _range([u for w, u in util.items() if w >= knee],
+                                                                 lambda v: f"{v:.2f}")
+        if 1 in by_servers and 2 in by_servers:
+            w = max(set(by_servers[1][1]) & set(by_servers[2][1]), default=None)
             if w is not None:
-                facts[f"rack.{io}.speedup"] = f"{rates[2][w] / rates[1][w]:.2f}x"
+                facts[f"rack.{io}.speedup"] = f"{by_servers[2][1][w] / by_servers[1][1][w]:.2f}x"
                 facts[f"rack.{io}.speedup_workers"] = str(w)
     return facts
 

@@ -83,6 +83,15 @@ QUESTIONS = {
 }
 
 
+def _short(commit: str) -> str:
+    """A commit hash cut to 12 characters, keeping a "-dirty" mark; any other text as it is."""
+    dirty = commit.endswith("-dirty")
+    bare = commit.removesuffix("-dirty")
+    if len(bare) != 40:
+        return commit
+    return bare[:12] + ("-dirty" if dirty else "")
+
+
 def _commits(context) -> list:
     """(what, commit) of every data set the report reads."""
     found = []
@@ -112,7 +121,7 @@ def _header(context, findings) -> list:
              f"{len(sweep.runs)} training runs on {facts.get('sweep.cores', '?')} cores"
              + (", a virtual rack" if context.rack is not None else "") + ", the microbenchmarks and the model; the "
              "table gives each answer in one line, the sections below give the figures and the data.", "",
-             f"- Data measured at {measured}; report made at `{_source_commit()[:12]}`.",
+             f"- Data measured at {measured}; report made at `{_short(_source_commit())}`.",
              f"- CPU: {', '.join(cpus) or 'not recorded'}; MPI: {', '.join(mpis) or 'not recorded'}; sweep measured "
              f"{started[0][:10] if started else 'at a date not recorded'}.",
              ]
