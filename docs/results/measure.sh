@@ -358,7 +358,7 @@ run_rack() {
       scratch="$stage/rack-r$repetition-s$servers-$io"
       echo "measure: rack S=$servers $io #$repetition"
       RATE=1gbit SERVERS="$servers" WORKERS="1 2 3 4 5 6" IO="$io" DATA="$data" OUTDIR="$scratch" \
-        PSBENCH_BIN="$psbench" NAME="m$$" "$root/jobs/rack/sweep.sh" || code=$?
+        PSBENCH_BIN="$psbench" NAME="ms$(($$ % 10000))" "$root/jobs/rack/sweep.sh" || code=$?
       for workers in 1 2 3 4 5 6; do
         local file="w$workers-s$servers-$io-r$repetition.json" run_code="$code"
         if [[ -e "$scratch/w$workers-s$servers-$io.json" ]]; then
@@ -367,9 +367,8 @@ run_rack() {
         else
           ((run_code != 0)) || run_code=1
         fi
-        entries+=("{\"file\": \"$file\", \"command\": \"RATE=1gbit SERVERS=$servers WORKERS=$workers IO=$io jobs/rack/sweep.sh\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $run_code}")
+        entries+=("{\"file\": \"$file\", \"command\": \"RATE=1gbit SERVERS=$servers WORKERS='1 2 3 4 5 6' IO=$io jobs/rack/sweep.sh\", \"workers\": $workers, \"servers\": $servers, \"io\": \"$io\", \"repetition\": $repetition, \"exit_code\": $run_code}")
       done
-      [[ -e "$folder/rack.json" ]] || cp "$scratch/rack.json" "$folder/rack.json" 2>/dev/null || true
       rm -rf "$scratch"
     done
   done
