@@ -113,7 +113,11 @@ def rq3(sweep, curves, bench, saturation_model, rack=None, utilization=None) -> 
     if utilization is not None:
         lines.append(f"- The MVA model's server utilisation (figure 3's lines) is off the measured medians by "
                      f"{100 * utilization[0]:.0f} points on average, {100 * utilization[1]:.0f} at most.")
-    lines += [line for line in rack_lines(rack) if "utilisation" in line]
+    if rack is not None:
+        lines.append("- On the rack (figure 12, and RQ1's lines), one server's utilisation reaches "
+                     + ", ".join(f"{max(util.values()):.2f} ({io} I/O)" for io, by_servers in rack_medians(rack).items()
+                                 for servers, (util, _) in by_servers.items() if servers == 1)
+                     + ": the link, not the cores, is the bottleneck there.")
     return lines + saturation + [
         "", "Utilisation near 1 with updates/s flat in W is saturation: each worker then waits in the server's "
         "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4)."]
