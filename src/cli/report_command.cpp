@@ -182,8 +182,9 @@ void add_report_command(CLI::App& app) {
   command->add_option("--communication", flags->communication,
                       "folder of runs of CNTK's learners (sync and async with and without --compress onebit, bmuf, "
                       "average) with --eval-every curves: figure 11 and the communication table");
-  command->add_option("--rack", flags->rack,
-                      "folder of a rack sweep (docs/results/measure.sh rack): figure 12, and RQ1 and RQ3 answer from it");
+  command->add_option(
+      "--rack", flags->rack,
+      "folder of a rack sweep (docs/results/measure.sh rack): figure 12, and RQ1 and RQ3 answer from it");
   command->add_option("--platform", flags->platform,
                       "platform of the scale study and the plan, figures 7 and 10 (default: bluewaters)");
   command->add_option("--out", flags->out, "folder for report.md and the figures")->required();
