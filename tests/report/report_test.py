@@ -469,7 +469,8 @@ class ReportTest(unittest.TestCase):
         rq1 = text[text.index("## RQ1"):text.index("## RQ2")]
         self.assertIn("sequential I/O, 1 server: utilisation W=1: 0.40, W=2: 0.80, W=3: 1.00", rq1)
         self.assertIn("2 servers over 1 at W = 3: 2.00x", rq1)
-        self.assertIn("one server's utilisation reaches 1.00 (sequential I/O)", text[text.index("## RQ3"):text.index("## RQ4")])
+        rq3 = text[text.index("## RQ3"):text.index("## RQ4")]
+        self.assertIn("one server's utilisation reaches 1.00 (sequential I/O)", rq3)
         self.assertNotIn("**No rack sweep.**", text)
 
     def test_single_worker_count(self):

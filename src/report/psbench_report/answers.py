@@ -80,7 +80,8 @@ def rq2(sweep, curves) -> list:
             share = [found.medians(series, w, "setup_share") for w in ws]
             model = predicted(curves.of(series), "revised", "init_io_s", ws[-1])
             lines.append(f"- {dataset}, {series.key.config}: initial read (slowest wait + read) " + ", ".join(
-                f"W={w}: {each(v, seconds)}" for w, v in zip(ws, read)) + f"; set-up share of the run {each(share[0], percent)} at W={ws[0]}, "
+                f"W={w}: {each(v, seconds)}" for w, v in zip(ws, read))
+                + f"; set-up share of the run {each(share[0], percent)} at W={ws[0]}, "
                 f"{each(share[-1], percent)} at W={ws[-1]}; revised model's read at W={ws[-1]}: {seconds(model)}.")
     return lines + [
         "", "With `--io sequential` every worker reads the whole set after the one before it, so the read grows "

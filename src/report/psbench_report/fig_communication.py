@@ -48,6 +48,7 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, ncol=3)
     figure.suptitle(f"Test accuracy against communication and time, W = {runs.runs[0].workers} (measured runs)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Test accuracy of the model each run would deliver, one line per run, against the megabytes the first "
-                      "worker handed to MPI (log scale) and against training time; the dotted line is the target.")
+    result.caption = ("Test accuracy of the model each run would deliver, one line per run, against the megabytes "
+                      "the first worker handed to MPI (log scale) and against training time; the dotted line is the "
+                      "target.")
     return result

@@ -54,6 +54,7 @@ def draw(context: Context) -> FigureResult:
         axis.legend(loc="upper left", fontsize=6.5)
     figure.suptitle("Initial read of the training set (measured: markers; model: lines, one colour per I/O mode)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("The initial read as the slowest worker saw it (its wait for its turn plus its read, as `psbench model "
-                      "validate` measures it), sequential against parallel I/O; lines: the model's init_io_s.")
+    result.caption = ("The initial read as the slowest worker saw it (its wait for its turn plus its read, as "
+                      "`psbench model validate` measures it), sequential against parallel I/O; lines: the model's "
+                      "init_io_s.")
     return result

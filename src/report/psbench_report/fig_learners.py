@@ -74,7 +74,8 @@ def _dots(axis, learners, everyone: list, rank: dict) -> None:
     axis.set_yticks(range(len(everyone)), [learner.label for learner in everyone], fontsize=7)
     axis.set_ylim(len(everyone) - 0.5, -0.5)
     axis.set_xlim(left=0)
-    axis.set_xlabel("time to target (s)\nfilled: even pace, hollow: straggler,\nbar: median, x: not reached", fontsize=7)
+    axis.set_xlabel("time to target (s)\nfilled: even pace, hollow: straggler,\nbar: median, x: not reached",
+                    fontsize=7)
     axis.set_title("time to the target", fontsize=9)
 
 
@@ -112,7 +113,7 @@ def draw(context: Context) -> FigureResult:
                     "band: their range)")
     result.files = save(figure, context.out, result.stem)
     target = learners.target()
-    result.caption = ("Each learner's median test accuracy over its runs (the model the run would deliver), the band their "
-                      "range" + (f", the dotted line the target, {100 * target:g}%" if target is not None else "")
-                      + "; right: every run's time to the target.")
+    goal = f", the dotted line the target, {100 * target:g}%" if target is not None else ""
+    result.caption = ("Each learner's median test accuracy over its runs (the model the run would deliver), the "
+                      f"band their range{goal}; right: every run's time to the target.")
     return result

@@ -54,8 +54,8 @@ def draw(context: Context) -> FigureResult:
                     f"samples\n(lines: {best['io']} I/O, {best['ranks_per_node']} ranks per node, as recommended)",
                     fontsize=9)
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line per "
-                      "server count, at the recommendation's I/O mode and ranks per node; the star is the recommendation "
-                      f"(the fewest nodes within {100 * study.plan['tolerance']:.0f}% of the fastest), a diamond the fastest. "
-                      "Nothing here was measured.")
+    result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line "
+                      "per server count, at the recommendation's I/O mode and ranks per node; the star is the "
+                      f"recommendation (the fewest nodes within {100 * study.plan['tolerance']:.0f}% of the "
+                      "fastest), a diamond the fastest. Nothing here was measured.")
     return result

@@ -52,6 +52,6 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, "bottom", ncol=2)
     figure.suptitle("Servers: measured (markers) and queueing model (lines)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Utilisation: the servers' summed service time over their serve time; full pushes/s: worker steps "
-                      "applied per second. Lines: the MVA model and the simulation per server count.")
+    result.caption = ("Utilisation: the servers' summed service time over their serve time; full pushes/s: worker "
+                      "steps applied per second. Lines: the MVA model and the simulation per server count.")
     return result

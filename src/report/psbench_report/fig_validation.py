@@ -80,6 +80,6 @@ def draw(context: Context) -> FigureResult:
     figure.suptitle(f"Each marker: one configuration's median run time and one model kind ({configurations} "
                     f"configurations, {run_count(found)} runs)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Colour: the model kind; marker: the dataset; grey: ±15% of the measured value; the legend gives "
-                      "each kind's total-time MAPE per dataset (RQ4 gives every phase).")
+    result.caption = ("Colour: the model kind; marker: the dataset; grey: ±15% of the measured value; the legend "
+                      "gives each kind's total-time MAPE per dataset (RQ4 gives every phase).")
     return result

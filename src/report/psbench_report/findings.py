@@ -264,7 +264,8 @@ def _sweep_facts(sweep, curves, found, facts) -> None:
         shares = {w: found.medians(series, w, "setup_share") for w in series.workers}
         first, last = series.workers[0], series.workers[-1]
         if reads[first] and reads[last]:
-            facts[f"sweep.{io}.read"] = f"{reads[first][0]:.2f} s at W = {first} to {reads[last][0]:.2f} s at W = {last}"
+            facts[f"sweep.{io}.read"] = (f"{reads[first][0]:.2f} s at W = {first} to {reads[last][0]:.2f} s at "
+                                         f"W = {last}")
         if shares[last]:
             facts[f"sweep.{io}.setup_share"] = f"{100 * shares[last][0]:.0f}%"
         model = predicted(curves.of(series), "revised", "init_io_s", last)
@@ -297,8 +298,8 @@ def _rows(context, facts) -> list:
          f"{get('model.utilization_error.mean', 'n/a')}",
          "2 cores: workers wait for cores before the server"),
         ("RQ4 ideal against revised model", STUDY["RQ4"],
-         f"total-time MAPE: ideal {get('validate.ideal.total', 'n/a')}, revised {get('validate.revised.total', 'n/a')}, "
-         f"mva {get('validate.mva.total', 'n/a')}",
+         f"total-time MAPE: ideal {get('validate.ideal.total', 'n/a')}, revised "
+         f"{get('validate.revised.total', 'n/a')}, mva {get('validate.mva.total', 'n/a')}",
          f"mva's total within 15% on {get('validate.mva.within_15', 'n/a')} configurations (figure 8)",
          f"{get('sweep.repetitions', 'n/a')} repetitions per configuration; runs of {get('sweep.run_seconds', 'n/a')}"),
         ("RQ5 remaining gaps", STUDY["RQ5"], _learners_verdict(context),
