@@ -2,13 +2,14 @@
 // Benchmark loop together (each iteration's time is max-reduced over the workers, so all run the same
 // iteration count) and rank 1 reports. At every size, side by side: the server's SGD update alone
 // (BM_LocalUpdate, momentum 0.9, the trainer's default), a raw MPI exchange of the same bytes between
-// worker 1 and rank 0 (BM_RawMpiExchange), push_pull over messages (path:0) and over the node's shared
-// window (path:1), and an MPI_Allreduce of the same bytes among all ranks (BM_Allreduce: sync SGD's exchange).
-// ContractReporter (bench/common) then sets each push/pull's vs_limit against max(raw, update), the
-// pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes (bench_columns:
-// mlp:512,256's first layer's columns of 512 values, error feedback on) at the same sizes: the push carries the packed gradient, the pull every float. Sizes are
-// bytes of parameters (4 per float): 4 KiB to --max-bytes (default 64 MiB) in powers of 4, and the two models. See
-// docs/benchmarks.md. Run: mpiexec -n 2 bench_push_pull [--max-bytes=N] [Google Benchmark flags]
+// worker 1 and rank 0 (BM_RawMpiExchange), push_pull over messages (path:0), over the node's shared
+// window (path:1) and by MPI one-sided communication (path:2), and an MPI_Allreduce of the same bytes among all ranks
+// (BM_Allreduce: sync SGD's exchange). ContractReporter (bench/common) then sets each push/pull's vs_limit against
+// max(raw, update), the pipelined limit. BM_PushPullOneBit is push_pull over messages with --compress onebit's pushes
+// (bench_columns: mlp:512,256's first layer's columns of 512 values, error feedback on) at the same sizes: the push
+// carries the packed gradient, the pull every float. Sizes are bytes of parameters (4 per float): 4 KiB to --max-bytes
+// (default 64 MiB) in powers of 4, and the two models. See docs/benchmarks.md. Run: mpiexec -n 2 bench_push_pull
+// [--max-bytes=N] [Google Benchmark flags]
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -28,8 +29,9 @@
 #include "contract_reporter.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/environment.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/transport/node_link.hpp"
+#include "ps/transport/rma_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace {
@@ -38,7 +40,7 @@ using psbench::mpi::Communicator;
 using psbench::mpi::ReduceOp;
 
 // How rank 0 serves a BM_PushPull* run: the third word of its command.
-enum class ServePath : std::int64_t { kMessages = 0, kSharedMemory = 1, kOneBitMessages = 2 };
+enum class ServePath : std::int64_t { kMessages = 0, kSharedMemory = 1, kRma = 2, kOneBitMessages = 3 };
 
 // What rank 0 is told to do next.
 enum class Command : std::int64_t { kQuit = 0, kServe = 1, kRawEcho = 2, kAllreduce = 3 };
@@ -75,6 +77,19 @@ std::size_t values_of(const benchmark::State& state, int argument) {
   return static_cast<std::size_t>(state.range(argument)) / sizeof(float);
 }
 
+// What the servers and workers run with: the spin budget mpi::configure_waits chose for this node.
+psbench::ps::ProtocolSettings bench_settings() {
+  return {-1, psbench::ps::kDefaultStallTimeoutSeconds, psbench::mpi::spin_budget()};
+}
+
+// Collective: the RMA windows of path kRma (every pair by MPI one-sided), or none.
+std::unique_ptr<psbench::ps::RmaLink> rma_link(ServePath path, const psbench::ps::Topology& topology,
+                                               const psbench::ps::ShardLayout& layout) {
+  if (path != ServePath::kRma) return nullptr;
+  return std::make_unique<psbench::ps::RmaLink>(world(), world().split_by_node(), topology, layout,
+                                                psbench::ps::Transport::kRma, psbench::ps::Transport::kRma);
+}
+
 // push_pull of BYTES/4 parameters over path, one-bit pushes when compressed; the counters of BM_PushPull.
 void run_push_pull(benchmark::State& state, ServePath path, std::size_t parameters) {
   const bool shared = path == ServePath::kSharedMemory;
@@ -83,7 +98,9 @@ void run_push_pull(benchmark::State& state, ServePath path, std::size_t paramete
   const psbench::ps::ShardLayout layout(parameters, 1);
   std::unique_ptr<psbench::ps::NodeLink> link;
   if (shared) link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
-  psbench::ps::WorkerClient client(world(), topology, layout, link.get());
+  const std::unique_ptr<psbench::ps::RmaLink> rma = rma_link(path, topology, layout);
+  psbench::ps::WorkerClient client(world(), topology, layout, psbench::ps::Links(link.get(), rma.get()), false,
+                                   bench_settings());
   if (path == ServePath::kOneBitMessages) client.compress_pushes(psbench::bench::bench_columns(parameters), true);
   // The worker's vectors are aligned as a model's are (common/aligned_buffer.hpp).
   const psbench::AlignedBuffer weight_storage(parameters);
@@ -123,7 +140,7 @@ void run_push_pull(benchmark::State& state, ServePath path, std::size_t paramete
 }
 
 void BM_PushPull(benchmark::State& state) {
-  run_push_pull(state, state.range(0) != 0 ? ServePath::kSharedMemory : ServePath::kMessages, values_of(state, 1));
+  run_push_pull(state, static_cast<ServePath>(state.range(0)), values_of(state, 1));
 }
 
 void BM_PushPullOneBit(benchmark::State& state) {
@@ -228,7 +245,7 @@ void register_benchmarks(std::int64_t max_bytes) {
         benchmark::RegisterBenchmark("BM_LocalUpdate", BM_LocalUpdate)->Arg(bytes),
         benchmark::RegisterBenchmark("BM_RawMpiExchange", BM_RawMpiExchange)->Arg(bytes),
         benchmark::RegisterBenchmark("BM_PushPull", BM_PushPull)
-            ->ArgsProduct({{0, 1}, {bytes}})
+            ->ArgsProduct({{0, 1, 2}, {bytes}})
             ->ArgNames({"path", ""}),
         benchmark::RegisterBenchmark("BM_PushPullOneBit", BM_PushPullOneBit)->Arg(bytes),
         benchmark::RegisterBenchmark("BM_Allreduce", BM_Allreduce)->Arg(bytes)};
@@ -287,8 +304,10 @@ void serve_commands() {
     std::unique_ptr<psbench::ps::NodeLink> link;
     if (path == ServePath::kSharedMemory)
       link = std::make_unique<psbench::ps::NodeLink>(world(), world().split_by_node(), topology, parameters);
-    psbench::ps::Server server(world(), topology, layout, initial, kSgd, link.get());
-    if (path == ServePath::kOneBitMessages) server.take_compressed_pushes(psbench::bench::bench_columns(parameters));
+    const std::unique_ptr<psbench::ps::RmaLink> rma = rma_link(path, topology, layout);
+    psbench::ps::Server server(world(), topology, layout, initial, kSgd, psbench::ps::Links(link.get(), rma.get()),
+                               std::nullopt, bench_settings());
+    if (path == ServePath::kOneBitMessages) server.take_compressed_pushes(psbench::bench::bench_columns(parameters), 0);
     (void)server.serve();
   }
 }

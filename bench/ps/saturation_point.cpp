@@ -16,9 +16,10 @@
 #include "common/median.hpp"
 #include "common/phase_timer.hpp"
 #include "common/resources.hpp"
+#include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::bench {
@@ -102,9 +103,12 @@ double robust_ratio(const std::array<double, kSlices>& numerator, const std::arr
   return bottom > 0.0 ? top / bottom : 0.0;
 }
 
+// What the servers and clients run with: the spin budget mpi::configure_waits chose for this node.
+ps::ProtocolSettings saturation_settings() { return {-1, ps::kDefaultStallTimeoutSeconds, mpi::spin_budget()}; }
+
 RankMeasure run_client(const mpi::Communicator& sub, const mpi::Communicator& clients, const ps::Topology& topology,
                        const ps::ShardLayout& layout, const ps::NodeLink* link, const PointSpec& spec) {
-  ps::WorkerClient client(sub, topology, layout, link);
+  ps::WorkerClient client(sub, topology, layout, link, false, saturation_settings());
   // A client on another node than every server (a hostfile) has no vectors in the window: it uses its own.
   // In the window, the replies land in the parameter area itself: the client copies nothing.
   const bool in_window = link != nullptr && !link->gradients().empty();
@@ -193,7 +197,7 @@ struct CpuMark {
 RankMeasure run_server(const mpi::Communicator& sub, const ps::Topology& topology, const ps::ShardLayout& layout,
                        const ps::NodeLink* link, const PointSpec& spec) {
   const std::vector<float> initial(spec.parameters, 0.0F);
-  ps::Server server(sub, topology, layout, initial, kSgd, link);
+  ps::Server server(sub, topology, layout, initial, kSgd, link, std::nullopt, saturation_settings());
   std::vector<ps::EpochProgress> rounds;
   rounds.reserve(1 << 16);
   sleeping_barrier(sub, kActivePoll);

@@ -227,7 +227,8 @@ cmd_down() {
 
 # Runs COMMAND... on the head node with Open MPI's settings for the rack in the environment (OMPI_MCA_*, read by
 # every mpirun it starts), as docs/rack.md measured them: the rsh agent, one daemon per node from the head, TCP over
-# the rack's interface only (MPI and Open MPI's out-of-band traffic), no core binding. RACK_HOSTFILE names the
+# the rack's interface only (MPI and Open MPI's out-of-band traffic), no core binding, one-sided communication by
+# osc/pt2pt. RACK_HOSTFILE names the
 # hostfile. It execs all the way down, so a signal to this script (a timeout, a kill) reaches COMMAND itself.
 cmd_exec() {
   local name=rack
@@ -243,6 +244,10 @@ cmd_exec() {
   export OMPI_MCA_plm_rsh_agent="$here/agent.sh" OMPI_MCA_plm_rsh_no_tree_spawn=1 OMPI_MCA_btl=tcp,self
   export OMPI_MCA_btl_tcp_if_include="$iface" OMPI_MCA_oob_tcp_if_include="$iface"
   export OMPI_MCA_hwloc_base_binding_policy=none
+  # One-sided communication (--inter-node rma) over TCP: Open MPI 4.1 selects no working component by default there
+  # (osc/ucx takes the window and fails it; osc/rdma needs a network that does remote writes), so the rack names
+  # osc/pt2pt, which emulates it by messages, and osc/sm for the shared windows within a node.
+  export OMPI_MCA_osc=sm,pt2pt
   exec ip netns exec "$head" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$head" "$@"
 }
 

@@ -64,7 +64,6 @@ void resolve_learner(ScenarioFlags& flags, bool servers_given) {
   options.pipeline = scenario.pipeline;
   if (scenario.staleness >= 0) options.staleness = scenario.staleness;
   if (scenario.delay_compensation) options.delay_compensation = 0.0;  // predict takes no lambda: any passes
-  if (flags.compress == train::Compression::kOneBit) options.intra_node = train::IntraNode::kMessages;
   train::validate_options(options, 2);
   options = train::with_block_defaults(options, 1);
   const std::map<train::Mode, perf::Learner> learners = {{train::Mode::kAsync, perf::Learner::kAsync},

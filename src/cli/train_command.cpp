@@ -7,7 +7,7 @@
 #include "data/load_modes.hpp"
 #include "mpi/collective_error.hpp"
 #include "mpi/communicator.hpp"
-#include "ps/stall_watch.hpp"
+#include "ps/protocol_settings.hpp"
 #include "train/driver.hpp"
 #include "train/fault_plan.hpp"
 #include "train/output_check.hpp"
@@ -77,17 +77,26 @@ void add_train_command(CLI::App& app) {
                       "record the training time at which the test accuracy first reaches A, in (0, 1] (needs "
                       "--eval-every)");
   command->add_flag("--stop-at-target", options->stop_at_target, "stop every rank once --target-accuracy is reached");
-  command->add_option("--slow-evaluation", options->slow_evaluation,
-                      "testing: each evaluation during training runs F times (F a whole number), so it takes F times "
-                      "as long; the time-to-accuracy clock leaves it out")
+  command
+      ->add_option("--slow-evaluation", options->slow_evaluation,
+                   "testing: each evaluation during training runs F times (F a whole number), so it takes F times "
+                   "as long; the time-to-accuracy clock leaves it out")
       ->capture_default_str();
   command->add_option("--servers", options->servers, "parameter-server ranks S in async mode (ranks 0..S-1)")
       ->capture_default_str();
   command
       ->add_option("--intra-node", options->intra_node,
-                   "how workers reach a server on their node: shared-memory (MPI-3 shared window) | messages")
-      ->transform(choice({train::IntraNode::kSharedMemory, train::IntraNode::kMessages}, train::intra_node_name))
+                   "how workers reach a server on their node: shared-memory (MPI-3 shared window) | messages | rma "
+                   "(MPI one-sided)")
+      ->transform(choice({train::IntraNode::kSharedMemory, train::IntraNode::kMessages, train::IntraNode::kRma},
+                         train::intra_node_name))
       ->default_str(std::string(train::intra_node_name(options->intra_node)));
+  command
+      ->add_option("--inter-node", options->inter_node,
+                   "how workers reach a server on another node: messages | rma (MPI one-sided: remote writes where "
+                   "the network does RDMA)")
+      ->transform(choice({train::InterNode::kMessages, train::InterNode::kRma}, train::inter_node_name))
+      ->default_str(std::string(train::inter_node_name(options->inter_node)));
   command->add_option("--mode", options->mode, "async | sync | local | bmuf | average")
       ->transform(choice(
           {train::Mode::kAsync, train::Mode::kSync, train::Mode::kLocal, train::Mode::kBmuf, train::Mode::kAverage},
@@ -106,10 +115,11 @@ void add_train_command(CLI::App& app) {
   command->add_flag("--quiet", options->quiet, "print only errors");
   auto fault = std::make_shared<std::string>();
   auto straggler = std::make_shared<std::string>();
-  command->add_option("--inject-fault", *fault,
-                      "testing: crash:rank=R,step=K (rank R _exits at its step K), diverge:rank=R,step=K (worker rank R's "
-                      "gradient becomes NaN at its step K) or stall:rank=R,seconds=T[,step=K] "
-                      "(rank R sleeps T s at its step K, default 1); docs/reliability.md");
+  command->add_option(
+      "--inject-fault", *fault,
+      "testing: crash:rank=R,step=K (rank R _exits at its step K), diverge:rank=R,step=K (worker rank R's "
+      "gradient becomes NaN at its step K) or stall:rank=R,seconds=T[,step=K] "
+      "(rank R sleeps T s at its step K, default 1); docs/reliability.md");
   command->add_option("--straggler", *straggler,
                       "rank=R,factor=F: worker rank R sleeps (F - 1) times its measured compute time each step");
   command
@@ -136,7 +146,6 @@ void add_train_command(CLI::App& app) {
       if (!checkpoint_every->empty()) options->checkpoint_every = train::parse_checkpoint_every(*checkpoint_every);
       if (world.rank() == 0) train::check_output_paths(*options);  // rank 0 writes them, after training
     });
-    ps::set_stall_timeout(options->stall_timeout);
     train::run_training(world, *options);
   });
 }

@@ -38,8 +38,6 @@ void cpu_relax() {
 
 void set_spin_budget(std::chrono::microseconds budget) { spin_budget_us.store(budget.count()); }
 
-bool waits_sleep() { return spin_budget_us.load() == 0; }
-
 std::chrono::microseconds spin_budget() { return std::chrono::microseconds(spin_budget_us.load()); }
 
 void configure_waits(const Communicator& world) {
@@ -59,9 +57,8 @@ void configure_waits(const Communicator& world) {
 
 namespace detail {
 
-Backoff::Backoff()
-    : spin_until_(std::chrono::steady_clock::now() + std::chrono::microseconds(spin_budget_us.load())),
-      spinning_(spin_budget_us.load() > 0) {
+Backoff::Backoff(std::chrono::microseconds budget)
+    : spin_until_(std::chrono::steady_clock::now() + budget), spinning_(budget.count() > 0) {
   // Sleeps of a few microseconds need a small timer slack (Linux defaults to 50 us).
   static const bool slack_set = prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL) == 0;
   (void)slack_set;

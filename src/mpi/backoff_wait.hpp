@@ -16,6 +16,9 @@ namespace psbench::mpi {
 /// 1 us to 50 us, so a rank sharing a core leaves it to the rank that has work.
 template <typename Poll>
 void wait_with_backoff(Poll&& poll);
+/// wait_with_backoff with the given spin budget instead of the process's (spin_budget()).
+template <typename Poll>
+void wait_with_backoff(std::chrono::microseconds budget, Poll&& poll);
 
 /// Waits until poll() returns true, calling watch() (a stall watchdog: it may throw) now and then. With a
 /// spin budget (a core for each rank) it polls as wait_with_backoff does, watch() every kPollsPerWatch
@@ -23,15 +26,12 @@ void wait_with_backoff(Poll&& poll);
 /// kSleepSlice at a time, so a publisher advancing counter wakes it and the watch runs after every sleep.
 /// poll() must become true only after counter has been published.
 template <typename Poll, typename Watch>
-void wait_on_counter(WakeCounter& counter, Poll&& poll, Watch&& watch);
+void wait_on_counter(std::chrono::microseconds budget, WakeCounter& counter, Poll&& poll, Watch&& watch);
 
 /// Polls of a spinning wait_on_counter between two calls of its watch.
 inline constexpr int kPollsPerWatch = 16;
 /// The longest a sleeping wait_on_counter sleeps before it calls its watch.
 inline constexpr std::chrono::microseconds kSleepSlice{20000};
-
-/// Whether waits sleep in the kernel rather than poll: the spin budget is zero (ranks outnumber cores).
-[[nodiscard]] bool waits_sleep();
 
 /// Sets how long waits poll before they yield (zero, the default, backs off at once).
 void set_spin_budget(std::chrono::microseconds budget);
@@ -57,8 +57,8 @@ namespace detail {
 /// The backoff schedule of one wait: what to do after each unsuccessful poll.
 class Backoff {
  public:
-  /// Starts the wait's clock.
-  Backoff();
+  /// Starts the wait's clock, spinning first for budget.
+  explicit Backoff(std::chrono::microseconds budget);
   /// Pauses after an unsuccessful poll: a spin, a yield or a sleep, depending on how long the wait lasts.
   void pause();
 
@@ -70,17 +70,22 @@ class Backoff {
 }  // namespace detail
 
 template <typename Poll>
-void wait_with_backoff(Poll&& poll) {
+void wait_with_backoff(std::chrono::microseconds budget, Poll&& poll) {
   if (poll()) return;
-  detail::Backoff backoff;
+  detail::Backoff backoff(budget);
   while (!poll()) backoff.pause();
 }
 
+template <typename Poll>
+void wait_with_backoff(Poll&& poll) {
+  wait_with_backoff(spin_budget(), poll);
+}
+
 template <typename Poll, typename Watch>
-void wait_on_counter(WakeCounter& counter, Poll&& poll, Watch&& watch) {
-  if (!waits_sleep()) {
+void wait_on_counter(std::chrono::microseconds budget, WakeCounter& counter, Poll&& poll, Watch&& watch) {
+  if (budget.count() > 0) {
     int polls = 0;
-    wait_with_backoff([&] {
+    wait_with_backoff(budget, [&] {
       if (poll()) return true;
       if (++polls % kPollsPerWatch == 0) watch();
       return false;

@@ -6,7 +6,7 @@
 namespace psbench::perf {
 
 /// Update fits a block update costs: BMUF's delta, block momentum step and velocity reset stream about twice the
-/// SGD update's bytes per value; averaging's scaling and copy about once (src/train/block_update.*).
+/// SGD update's bytes per value; averaging's scaling and copy about once (src/train/exchange/block_update.*).
 inline constexpr double kBmufBlockUpdates = 2.0;
 /// See kBmufBlockUpdates.
 inline constexpr double kAverageBlockUpdates = 1.0;

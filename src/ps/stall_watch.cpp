@@ -1,6 +1,5 @@
 #include "ps/stall_watch.hpp"
 
-#include <atomic>
 #include <cstdio>
 
 #include "ps/protocol_error.hpp"
@@ -8,34 +7,23 @@
 namespace psbench::ps {
 namespace {
 
-std::atomic<double> g_stall_timeout{kDefaultStallTimeoutSeconds};
-std::atomic<bool> g_replies_may_be_held{false};
-
 std::string seconds_text(double seconds) {
   char text[32];
   std::snprintf(text, sizeof text, "%.1f s", seconds);
   return text;
 }
 
-std::string timeout_flag() {
+std::string timeout_flag(double timeout_s) {
   char text[48];
-  std::snprintf(text, sizeof text, "--stall-timeout %g", g_stall_timeout.load());
+  std::snprintf(text, sizeof text, "--stall-timeout %g", timeout_s);
   return text;
 }
 
 }  // namespace
 
-void set_stall_timeout(double seconds) { g_stall_timeout.store(seconds > 0.0 ? seconds : 0.0); }
-
-double stall_timeout() { return g_stall_timeout.load(); }
-
-void set_replies_may_be_held(bool held) { g_replies_may_be_held.store(held); }
-
-double reply_timeout() { return g_replies_may_be_held.load() ? 2.0 * stall_timeout() : stall_timeout(); }
-
-SilenceWatch::SilenceWatch(const Topology& topology, double now)
+SilenceWatch::SilenceWatch(const Topology& topology, double now, double timeout_s)
     : topology_(topology),
-      timeout_(stall_timeout()),
+      timeout_(timeout_s > 0.0 ? timeout_s : 0.0),
       last_heard_(static_cast<std::size_t>(topology.workers()), now),
       pushes_since_(static_cast<std::size_t>(topology.workers()), 0),
       watched_(static_cast<std::size_t>(topology.workers()), true) {}
@@ -63,13 +51,13 @@ void SilenceWatch::check(double now) const {
                     seconds_text(now - last_heard_[silent]) +
                     (others > 0 ? ", while the other workers pushed " + std::to_string(others) + " times"
                                 : ", and no other worker pushed either") +
-                    " (" + timeout_flag() + "): it is stalled or lost, so the job ends");
+                    " (" + timeout_flag(timeout_) + "): it is stalled or lost, so the job ends");
 }
 
-std::string silent_server_message(int worker_rank, int shard, int server_rank, double seconds) {
+std::string silent_server_message(int worker_rank, int shard, int server_rank, double seconds, double timeout_s) {
   return "worker rank " + std::to_string(worker_rank) + ": parameter server " + std::to_string(shard) + " (rank " +
          std::to_string(server_rank) + ") has not answered a push for " + seconds_text(seconds) + " (" +
-         timeout_flag() + "): it is stalled or lost, so the job ends";
+         timeout_flag(timeout_s) + "): it is stalled or lost, so the job ends";
 }
 
 }  // namespace psbench::ps

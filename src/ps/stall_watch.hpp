@@ -4,27 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "ps/protocol_settings.hpp"
 #include "ps/topology.hpp"
 
 namespace psbench::ps {
-
-/// Default stall timeout (seconds): far above any step psbench takes (the slowest, a CNN step on one
-/// oversubscribed core, takes well under a second), so it only ever fires on a rank that has stopped.
-inline constexpr double kDefaultStallTimeoutSeconds = 300.0;
-
-/// Sets, for this process, how long a server lets a worker be silent and a worker waits for a server's
-/// reply before ending the job (--stall-timeout); 0 turns the watch off. Set it before serving.
-void set_stall_timeout(double seconds);
-/// The stall timeout in force, in seconds (0: off).
-[[nodiscard]] double stall_timeout();
-
-/// Sets, for this process, whether a server may hold this worker's replies back (--staleness): a held reply
-/// waits for the slowest worker, whom the server's watch judges, so the worker's own watch then waits twice the
-/// stall timeout before it blames the server (and a lost worker is named by the server, not its peers).
-void set_replies_may_be_held(bool held);
-/// How long a worker waits for a server's reply before ending the job (seconds; 0: off): the stall timeout, or
-/// twice it where replies may be held.
-[[nodiscard]] double reply_timeout();
 
 /// How many polls of a wait pass between two looks at the clock.
 inline constexpr int kPollsPerStallCheck = 16;
@@ -33,8 +16,8 @@ inline constexpr int kPollsPerStallCheck = 16;
 /// naming the worker) when one that has not said done stays silent for the stall timeout.
 class SilenceWatch {
  public:
-  /// For the server of topology, from now (monotonic seconds).
-  SilenceWatch(const Topology& topology, double now);
+  /// For the server of topology, from now (monotonic seconds), ending the job after timeout_s of silence (0: never).
+  SilenceWatch(const Topology& topology, double now, double timeout_s);
   /// Notes a push from world rank source at now.
   void heard(int source, double now);
   /// Notes that source said done: it is no longer watched.
@@ -51,7 +34,9 @@ class SilenceWatch {
   std::vector<bool> watched_;                // per worker: not yet done
 };
 
-/// The error a worker throws when server `shard` (world rank) has not answered for seconds.
-[[nodiscard]] std::string silent_server_message(int worker_rank, int shard, int server_rank, double seconds);
+/// The error a worker throws when server `shard` (world rank) has not answered for seconds (timeout_s: the
+/// stall timeout in force, named as the flag that sets it).
+[[nodiscard]] std::string silent_server_message(int worker_rank, int shard, int server_rank, double seconds,
+                                                double timeout_s);
 
 }  // namespace psbench::ps

@@ -22,6 +22,8 @@ struct Topology {
   [[nodiscard]] int worker_index() const { return is_server() ? -1 : rank - servers; }
   /// World rank of worker i.
   [[nodiscard]] int worker_rank(int index) const { return servers + index; }
+  /// The worker index of world rank rank (a worker's).
+  [[nodiscard]] int worker_index_of(int rank) const { return rank - servers; }
   /// World rank of the server owning shard k.
   [[nodiscard]] int server_rank(int shard) const { return shard; }
 };

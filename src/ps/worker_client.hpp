@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <vector>
@@ -9,45 +10,46 @@
 #include "common/phase_timer.hpp"
 #include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
-#include "mpi/request_set.hpp"
-#include "ps/node_link.hpp"
 #include "ps/protocol.hpp"
+#include "ps/protocol_settings.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
+#include "ps/transport/links.hpp"
+#include "ps/transport/transport.hpp"
 
 namespace psbench::ps {
 
-/// Worker side of the protocol: pushes every gradient shard to its server and pulls the fresh shard
-/// straight into the parameter vector (no copies: MPI reads and writes the model's own buffers). A server
-/// on this worker's node (through link) is reached by mailbox instead: it reads the gradient where the
-/// model left it in the shared window and writes its fresh shard into this worker's parameter area
-/// (reply_parameters()), from which this worker copies each chunk into its parameters as it is published,
-/// or copies nothing where the parameters are that area. Where every server is local and the ranks
-/// outnumber the cores, the worker sleeps in the kernel until its replies are written. Each reply is checked (size,
-/// version ahead of the push) and a bad one ends the job with a ProtocolError naming the server; a server silent for
-/// the stall timeout ends it with PeerStalled.
+/// Worker side of the protocol: pushes every gradient shard to its server and pulls the fresh shard into the
+/// parameter vector. How each push and reply travel is the path's (transport/): messages (no copies: MPI reads and
+/// writes the model's own buffers), the node's shared window (the server reads the gradient where the model left it
+/// and writes its fresh shard into this worker's parameter area, reply_parameters(), from which this worker copies
+/// each chunk into its parameters as it is published, or copies nothing where the parameters are that area), or MPI
+/// RMA. Where every path can sleep (every server shares the node) and waits do not spin, the worker sleeps in the
+/// kernel until its replies are written. Each reply is checked (size, version ahead of the push) and a bad one ends
+/// the job with a ProtocolError naming the server; a server silent for the stall timeout ends it with PeerStalled.
 ///
 /// Pipelined (a client built with pipeline = true, CNTK's UsePipeline): push_pull_pipelined() first takes the
 /// previous step's replies into the parameters (waiting for them), then starts this step's push and pull and
 /// returns at once, so the caller computes the next step on the weights it has while the exchange travels.
-/// The gradient is copied first (each remote shard into a send buffer of the client's, each local one into the
-/// window), so the caller may overwrite it at once; remote replies land in a reply buffer of the client's and
-/// local ones in the reply area, never in the caller's parameters while it computes. Each push carries the
-/// versions of the weights its gradient was computed from: those in the parameters when push_pull_pipelined()
-/// is called, one step older than without the pipeline. Both buffers are allocated once, at construction.
+/// The gradient is copied first (each shard whose path sends it from the caller's memory into a send buffer of the
+/// client's, each local one into the window), so the caller may overwrite it at once; replies by message land in a
+/// reply buffer of the client's and the others in their transport's area, never in the caller's parameters while it
+/// computes. Each push carries the versions of the weights its gradient was computed from: those in the parameters
+/// when push_pull_pipelined() is called, one step older than without the pipeline. Both buffers are allocated once,
+/// at construction. --compress onebit works on every path, with or without the pipeline.
 class WorkerClient {
  public:
-  /// Collective over world (with every server's Server): duplicates world for the protocol; prepares
-  /// headers and requests for every server; allocates nothing later.
+  /// Collective over world (with every server's Server): duplicates world for the protocol; prepares a path to
+  /// every server (links: the shared memory its transports use); allocates nothing later.
   /// With pipeline, allocates the send and reply buffers of push_pull_pipelined() (P values each, where some
-  /// server is reached by messages).
-  WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout,
-               const NodeLink* link = nullptr, bool pipeline = false);
-  /// With --compress onebit, before the first push: each push_pull quantizes the gradient per column of columns (the
+  /// server is reached by messages). settings: the staleness bound (replies may be held), the stall timeout and the
+  /// spin budget.
+  WorkerClient(const mpi::Communicator& world, const Topology& topology, const ShardLayout& layout, Links links = {},
+               bool pipeline = false, ProtocolSettings settings = {});
+  /// With --compress onebit, before the first push: each push quantizes the gradient per column of columns (the
   /// model's, cut at the shards: cut_at_shards()) with this worker's residual (none without error_feedback), timed as
-  /// Phase::kCompress, and sends each server its shard's packed form in one message; the pull stays full precision.
-  /// Every server must be reached by messages and the client built without the pipeline. Allocates the packed
-  /// gradient and the residual here.
+  /// Phase::kCompress, and hands each server its shard's packed form; the pull stays full precision. Allocates the
+  /// packed gradient and the residual here.
   void compress_pushes(compress::ColumnLayout columns, bool error_feedback);
   /// One step's exchange: sends gradients' shards tagged with the versions last pulled (step gives the
   /// header's loss, epoch, samples and end of epoch; its kind and version are set here), then receives the
@@ -85,8 +87,8 @@ class WorkerClient {
   /// server's reply is taken while the worker computes (an MPI library moves a large message only inside
   /// its calls) and the server, which waits for its reply's sends, goes on to the next push.
   void progress();
-  /// True while the exchange in flight has sends or receives not yet complete (progress() has work to do).
-  [[nodiscard]] bool awaiting_messages() const { return in_flight_ && !(sent_ && received_); }
+  /// True while the exchange in flight has not wholly arrived: a push not yet left, or a reply not yet in.
+  [[nodiscard]] bool awaiting_messages() const;
   /// Tells every server this worker has finished (kDone), or that its run diverged (kAbort); call once,
   /// after the last push_pull (and complete()).
   void finish(PushKind kind = PushKind::kDone);
@@ -119,47 +121,32 @@ class WorkerClient {
   [[nodiscard]] Traffic traffic() const { return traffic_; }
 
  private:
-  /// Starts one push of gradients tagged with versions: sends straight from sources (gradients, or the send
-  /// buffer gradients were copied into) and posts the receives into replies (the parameters, or the reply buffer).
+  /// Starts one push of gradients tagged with versions: each path that takes its push in at once reads gradients,
+  /// the others their shard of sources (gradients, or the send buffer gradients were copied into); each lands its reply
+  /// in replies (the parameters, or the reply buffer) unless it has an area of its own.
   void start(std::span<const float> gradients, std::span<const float> sources, std::span<float> replies,
              std::span<const std::uint64_t> versions, const PushHeader& step);
-  /// Waits until every reply is in (copying published chunks meanwhile); returns when the sends completed.
-  double wait_for_replies(std::span<float> parameters, double start);
-  /// wait_for_replies where every server is local (nothing travels by message).
-  double wait_for_local_replies(std::span<float> parameters, double start);
-  /// Tests the sends and the receives not yet complete; true once both are.
-  bool test_messages();
-  /// Waits until every local server has written its whole reply into the reply area (copying nothing).
-  void wait_for_local_writes(double start);
-  /// Takes the replies in: checks them and records their versions.
+  /// With compressed pushes: quantizes gradients into the packed gradient (Phase::kCompress).
+  void quantize(std::span<const float> gradients, PhaseTimer& timer);
+  /// The one stall-watched wait: lets every path move until done() holds; asleep on the paths' reply counters in
+  /// turn where every path has one and waits do not spin. Notes when every push has left (pushed_at_). Throws
+  /// PeerStalled naming the first server whose reply is not in after the reply timeout from start.
+  template <typename Done>
+  void wait(double start, Done&& done);
+  /// Takes the replies in: checks each (throws ProtocolError naming the server) and records its version.
   void take_replies();
-  /// Checks each server's reply: header and chunk sizes, and a version past the one pushed.
-  void check_replies() const;
-  /// Throws PeerStalled naming the first server whose reply is not complete.
-  [[noreturn]] void report_silent_server(double seconds);
-  /// True once local server k has written its whole reply to the latest push (true for a remote server).
-  [[nodiscard]] bool reply_written(int shard) const;
+  /// True once every push has left this worker (recording when, the first time).
+  bool all_pushed();
 
   mpi::Communicator comm_;  // this worker's duplicate of world: the protocol's messages only
   Topology topology_;
   ShardLayout layout_;
+  ProtocolSettings settings_;
+  std::vector<std::unique_ptr<ServerPath>> paths_;  // per server
   std::vector<std::uint64_t> versions_;
-  std::vector<PushHeader> push_headers_;
-  std::vector<PullHeader> pull_headers_;
-  mpi::RequestSet sends_;
-  mpi::RequestSet receives_;
-  std::vector<MPI_Status> receive_statuses_;
-  std::vector<std::size_t> first_request_;  // per server: its header's index in sends_ and receives_
-  /// Copies the chunks server k has published since the last call; true once its whole reply is in.
-  bool copy_published_chunks(int shard, std::span<float> parameters);
-
-  std::vector<Mailbox*> mailboxes_;           // per server: its mailbox on this node, or nullptr
-  std::vector<Doorbell*> doorbells_;          // per server: its doorbell on this node, or nullptr
-  std::vector<std::uint64_t> chunks_copied_;  // per server: chunks copied out of its replies so far
-  std::span<float> shared_gradients_;
-  std::span<float> shared_parameters_;  // the area local servers write their replies into
-  bool all_local_ = false;              // every server shares this node: no message in any exchange
-  std::uint64_t sequence_ = 0;          // pushes so far; each gradient push is answered with a whole shard
+  std::vector<std::uint64_t> pushed_versions_;  // per server: the version the push in flight carries
+  std::span<float> shared_parameters_;          // the area servers on this node write their replies into
+  bool all_sleep_ = false;                      // every path has a reply counter to sleep on
   // Compressed pushes (compress_pushes): the columns cut at the shards, shard k's words from shard_words_[k], the
   // packed gradient and the residual (empty without error feedback).
   std::optional<compress::ColumnLayout> columns_;
@@ -167,17 +154,12 @@ class WorkerClient {
   std::vector<std::uint32_t> packed_;
   AlignedBuffer residual_{0};
 
-  // The exchange in progress: whether its sends and receives have completed (a completed request is null:
-  // testing it again would overwrite its status) and when the sends did.
-  bool sent_ = true;
-  bool received_ = true;
-  double pushed_at_ = 0.0;
-  // Pipelined exchanges (allocated once; empty without the pipeline, or where every server is local).
+  double pushed_at_ = 0.0;  // when the exchange in progress had left this worker (0: not yet)
+  // Pipelined exchanges (allocated once; empty without the pipeline, or where no path reads the caller's memory).
   bool pipeline_ = false;
-  AlignedBuffer send_buffer_;                     // remote shards of the gradient in flight (unless in place)
-  bool gradients_held_ = false;                   // the exchange in flight reads the caller's gradients in place
-  bool window_held_ = false;                      // ... and local servers read them in the window
-  AlignedBuffer reply_buffer_;                    // remote shards of its replies
+  AlignedBuffer send_buffer_;                     // shards of the gradient in flight that a path reads in place
+  const float* gradients_held_ = nullptr;         // the caller's gradients, which the exchange in flight reads
+  AlignedBuffer reply_buffer_;                    // shards of its replies by message
   std::vector<std::uint64_t> computed_versions_;  // the versions the gradient being pushed was computed from
   bool in_flight_ = false;
   double started_at_ = 0.0;  // when the exchange in flight started

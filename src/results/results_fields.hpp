@@ -53,6 +53,7 @@ void fields(Self& c, Visit&& visit) {
   visit("nesterov", c.nesterov);
   visit("compress", c.compress);
   visit("error_feedback", c.error_feedback);
+  visit("inter_node", c.inter_node);
 }
 
 /// Visits every member of Environment with its key.

@@ -25,7 +25,7 @@ struct Config {
   double momentum = 0.0;    ///< --momentum
   int warmup_steps = 0;     ///< --warmup-steps
   int servers = 0;          ///< --servers, as given
-  std::string intra_node;   ///< --intra-node: shared-memory | messages
+  std::string intra_node;   ///< --intra-node: shared-memory | messages | rma
   std::string mode;         ///< --mode: async | sync | local | bmuf | average
   std::string io;           ///< --io: sequential | parallel
   std::string read;         ///< --read: whole | partition
@@ -47,10 +47,10 @@ struct Config {
   std::optional<std::uint64_t> bucket_bytes;  ///< --bucket-bytes in sync mode (the default when not given), else 0
   std::optional<bool> pipeline;               ///< --pipeline
   // The consistency and time-to-accuracy flags: always written; optional in format 2, whose older files lack them.
-  std::optional<std::int64_t> staleness;   ///< --staleness in clocks, -1 for unbounded (the default)
-  std::optional<std::int64_t> eval_every;  ///< --eval-every in steps per worker, 0 for none
-  std::optional<double> target_accuracy;   ///< --target-accuracy, 0 for none
-  std::optional<bool> stop_at_target;      ///< --stop-at-target
+  std::optional<std::int64_t> staleness;        ///< --staleness in clocks, -1 for unbounded (the default)
+  std::optional<std::int64_t> eval_every;       ///< --eval-every in steps per worker, 0 for none
+  std::optional<double> target_accuracy;        ///< --target-accuracy, 0 for none
+  std::optional<bool> stop_at_target;           ///< --stop-at-target
   std::optional<std::int64_t> slow_evaluation;  ///< --slow-evaluation factor, 1 for none
   // Delay compensation: always written; optional in format 2, whose older files lack it.
   std::optional<double> delay_compensation;  ///< --delay-compensation lambda (DC-ASGD), 0 for off
@@ -62,6 +62,8 @@ struct Config {
   // Gradient compression: always written; optional in format 2, whose older files lack it.
   std::optional<std::string> compress;  ///< --compress: none | onebit
   std::optional<bool> error_feedback;   ///< false with --no-error-feedback
+  // The inter-node transport: always written; optional in format 2, whose older files lack it.
+  std::optional<std::string> inter_node;  ///< --inter-node: messages | rma
   /// Member-wise equality.
   bool operator==(const Config&) const = default;
 };

@@ -220,6 +220,10 @@ TrainOutcome run_training(const mpi::Communicator& world, const TrainOptions& gi
   }
   const double train_end = monotonic_seconds();
   timer.add(Phase::kTotal, train_end - origin);
+  // Every rank reaches this point, whether its run diverged or not: the RMA windows are freed collectively here (a
+  // run that ends with an error below would otherwise finalize MPI with a window still open, which MPICH's UCX
+  // aborts on).
+  setup.rma.reset();
   trace.record(SliceKind::kTotal, origin, train_end);
 
   // A non-finite loss anywhere ends the run here, on every rank at once, before any results are made.

@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "train/fault_plan.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 

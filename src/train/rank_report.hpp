@@ -8,7 +8,7 @@
 #include "data/loader.hpp"
 #include "ps/server.hpp"
 #include "results/results_file.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train/run_summary.hpp"
 #include "train/worker_trainer.hpp"
 

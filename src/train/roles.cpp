@@ -4,14 +4,15 @@
 #include <optional>
 #include <vector>
 
+#include "mpi/backoff_wait.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
-#include "train/checkpoint_writers.hpp"
+#include "train/checkpoint/checkpoint_writers.hpp"
 #include "train/evaluation.hpp"
 #include "train/fault_injection.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train/run_health.hpp"
 #include "train/training_evaluation.hpp"
 #include "train/worker_trainer.hpp"
@@ -34,6 +35,12 @@ BlockSettings block_settings(const TrainOptions& options) {
   return settings;
 }
 
+// What the servers and workers of an async run are given: the staleness bound (--staleness; absent: unbounded), the
+// stall timeout (--stall-timeout) and the spin budget mpi::configure_waits chose for this node.
+ps::ProtocolSettings protocol_settings(const TrainOptions& options) {
+  return {options.staleness.value_or(-1), options.stall_timeout, mpi::spin_budget()};
+}
+
 compress::ColumnLayout model_columns(const RoleContext& context, const RunSetup& setup) {
   return gradient_columns(nn::plan_network(context.options.model_spec, setup.facts.input, setup.facts.num_classes));
 }
@@ -44,10 +51,10 @@ std::unique_ptr<GradientExchange> make_exchange(const RoleContext& context, cons
     case Mode::kAsync: {
       std::optional<compress::ColumnLayout> columns;
       if (context.options.compress == Compression::kOneBit) columns.emplace(model_columns(context, setup));
-      return make_async_exchange(context.world, setup.topology,
-                                 ps::ShardLayout(setup.parameters, setup.topology.servers), setup.link.get(),
-                                 setup.model->parameters(), context.options.pipeline,
-                                 {columns ? &*columns : nullptr, context.options.error_feedback});
+      return make_async_exchange(
+          context.world, setup.topology, ps::ShardLayout(setup.parameters, setup.topology.servers),
+          ps::Links(setup.link.get(), setup.rma.get()), setup.model->parameters(), context.options.pipeline,
+          {columns ? &*columns : nullptr, context.options.error_feedback}, protocol_settings(context.options));
     }
     case Mode::kSync:
       if (context.options.compress == Compression::kOneBit) {
@@ -134,14 +141,15 @@ ServerReport run_server(const RoleContext& context, RunSetup& setup) {
   std::optional<float> delay_compensation;  // --delay-compensation (DC-ASGD); absent: off
   if (context.options.delay_compensation) delay_compensation = static_cast<float>(*context.options.delay_compensation);
   ps::Server server(context.world, setup.topology, layout, setup.initial_parameters, sgd_config(context.options),
-                    setup.link.get(), delay_compensation);
+                    ps::Links(setup.link.get(), setup.rma.get()), delay_compensation,
+                    protocol_settings(context.options));
   std::vector<float>().swap(setup.initial_parameters);  // the server keeps its own shard; free the full copy
   server.limit_samples(static_cast<std::uint32_t>(context.options.batch));
   if (context.options.compress == Compression::kOneBit) {
-    server.take_compressed_pushes(
-        ps::shard_columns(ps::cut_at_shards(model_columns(context, setup), layout), layout, setup.topology.rank));
+    const compress::ColumnLayout cut = ps::cut_at_shards(model_columns(context, setup), layout);
+    server.take_compressed_pushes(ps::shard_columns(cut, layout, setup.topology.rank),
+                                  cut.words_before(layout.begin(setup.topology.rank)));
   }
-  server.bound_staleness(context.options.staleness.value_or(-1));  // --staleness (SSP); absent: unbounded
   server.set_update_hook(server_fault_hook(context.options.fault, setup.topology.rank));
   if (setup.resume) resume_server(server, layout, setup);
   ServerCheckpoints checkpoints(context.options, setup, layout, server);
@@ -189,8 +197,6 @@ WorkerReport run_worker(const RoleContext& context, RunSetup& setup) {
   const TrainOptions& options = context.options;
   const data::Samples& samples = setup.loaded->samples;
   const std::size_t own_steps = steps_per_epoch(samples.count(), static_cast<std::size_t>(options.batch));
-  // --staleness: a server may hold this worker's replies behind a slower worker, whom the server watches.
-  ps::set_replies_may_be_held(options.mode == Mode::kAsync && options.staleness.has_value());
   const std::unique_ptr<GradientExchange> exchange =
       with_faults(make_exchange(context, setup, own_steps), options.fault, options.straggler, context.world.rank());
   WorkerSettings settings;

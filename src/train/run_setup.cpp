@@ -9,11 +9,46 @@
 #include "common/error.hpp"
 #include "common/resources.hpp"
 #include "mpi/collective_error.hpp"
+#include "nn/network_plan.hpp"
+#include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
-#include "train/resume.hpp"
+#include "train/gradient_columns.hpp"
+#include "train/checkpoint/resume.hpp"
 
 namespace psbench::train {
 namespace {
+
+// The transport of same-node pairs that --intra-node names.
+ps::Transport intra_node_transport(IntraNode path) {
+  switch (path) {
+    case IntraNode::kMessages: return ps::Transport::kMessages;
+    case IntraNode::kRma: return ps::Transport::kRma;
+    case IntraNode::kSharedMemory: break;
+  }
+  return ps::Transport::kWindow;
+}
+
+// Collective (async roles): the shared memory the transports use: the node's window (--intra-node shared-memory)
+// and the RMA windows (rma for either path), each with room for a packed gradient with --compress onebit.
+void set_up_links(const mpi::Communicator& world, const TrainOptions& options, RunSetup& setup) {
+  const ps::ShardLayout layout(setup.parameters, setup.topology.servers);
+  std::size_t packed_words = 0;
+  if (options.compress == Compression::kOneBit) {
+    const nn::NetworkPlan plan = nn::plan_network(options.model_spec, setup.facts.input, setup.facts.num_classes);
+    packed_words = ps::cut_at_shards(gradient_columns(plan), layout).words();
+  }
+  if (options.intra_node == IntraNode::kSharedMemory) {
+    setup.link =
+        std::make_unique<ps::NodeLink>(world, world.split_by_node(), setup.topology, setup.parameters, packed_words);
+  }
+  if (options.intra_node != IntraNode::kRma && options.inter_node != InterNode::kRma) return;
+  const mpi::Communicator node = world.split_by_node();
+  const ps::Transport inter = options.inter_node == InterNode::kRma ? ps::Transport::kRma : ps::Transport::kMessages;
+  mpi::run_collectively(world, [&] {
+    setup.rma = std::make_unique<ps::RmaLink>(world, node, setup.topology, layout,
+                                              intra_node_transport(options.intra_node), inter, packed_words);
+  });
+}
 
 data::LoadOptions load_options(const TrainOptions& options) {
   data::LoadOptions load;
@@ -111,9 +146,7 @@ RunSetup set_up_run(const mpi::Communicator& world, const TrainOptions& options,
     setup.parameters = nn::parameter_count_for(options.model_spec, setup.facts.input, setup.facts.num_classes);
     check_compensation_memory(options, setup);
   });
-  if (options.mode == Mode::kAsync && options.intra_node == IntraNode::kSharedMemory) {
-    setup.link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), setup.topology, setup.parameters);
-  }
+  if (options.mode == Mode::kAsync) set_up_links(world, options, setup);
   mpi::run_collectively(world, [&] {
     if (!server) {
       // The model writes its gradients into the shared window, where a local server reads them in place.

@@ -9,9 +9,10 @@
 #include "data/loader.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
-#include "ps/node_link.hpp"
 #include "ps/topology.hpp"
-#include "train/resume_state.hpp"
+#include "ps/transport/node_link.hpp"
+#include "ps/transport/rma_link.hpp"
+#include "train/checkpoint/resume_state.hpp"
 #include "train/trace_recorder.hpp"
 #include "train/train_options.hpp"
 
@@ -32,6 +33,7 @@ struct RunSetup {
   DataFacts facts;                         ///< shape, classes and size of the training split
   std::size_t parameters = 0;              ///< P
   std::unique_ptr<ps::NodeLink> link;      ///< async with --intra-node shared-memory: the node's window
+  std::unique_ptr<ps::RmaLink> rma;        ///< async with rma for either path: the RMA windows
   std::unique_ptr<nn::Model> model;        ///< workers' model, holding the initial parameters (its gradients in
                                            ///< link's window when a server shares the node; freed before link)
   std::vector<float> initial_parameters;   ///< servers' copy of the initial parameters

@@ -53,7 +53,16 @@ std::string_view compression_name(Compression compression) {
   return compression == Compression::kOneBit ? "onebit" : "none";
 }
 
-std::string_view intra_node_name(IntraNode path) { return path == IntraNode::kMessages ? "messages" : "shared-memory"; }
+std::string_view intra_node_name(IntraNode path) {
+  switch (path) {
+    case IntraNode::kMessages: return "messages";
+    case IntraNode::kRma: return "rma";
+    case IntraNode::kSharedMemory: break;
+  }
+  return "shared-memory";
+}
+
+std::string_view inter_node_name(InterNode path) { return path == InterNode::kRma ? "rma" : "messages"; }
 
 namespace {
 
@@ -124,15 +133,6 @@ void validate_compression(const TrainOptions& options) {
         "--bucket-bytes sets the buckets of the float allreduce; --compress onebit exchanges the whole "
         "gradient after the backward pass: leave --bucket-bytes out");
   }
-  if (options.mode != Mode::kAsync) return;
-  if (options.intra_node != IntraNode::kMessages) {
-    throw UserError(
-        "--compress onebit in async mode sends each push by messages: add --intra-node messages (the "
-        "shared-memory path lets a server read the gradient in place, uncompressed)");
-  }
-  if (options.pipeline) {
-    throw UserError("--compress onebit does not combine with --pipeline: leave one of them out");
-  }
 }
 
 }  // namespace
@@ -158,6 +158,13 @@ void validate_options(const TrainOptions& options, int world_size) {
   if (options.bucket_bytes && options.mode != Mode::kSync) {
     throw UserError("--bucket-bytes applies to --mode sync only (the allreduce's buckets), not --mode " +
                     std::string(mode_name(options.mode)));
+  }
+  if ((options.intra_node == IntraNode::kRma || options.inter_node == InterNode::kRma) &&
+      options.mode != Mode::kAsync) {
+    throw UserError(
+        "rma (--intra-node, --inter-node) is how workers reach parameter servers: --mode async only, not "
+        "--mode " +
+        std::string(mode_name(options.mode)));
   }
   if (options.pipeline && options.mode != Mode::kAsync) {
     throw UserError(
@@ -282,7 +289,8 @@ results::Config options_config(const TrainOptions& options) {
           options.block_lr.value_or(0.0),
           options.nesterov.value_or(false),
           std::string(compression_name(options.compress)),
-          options.error_feedback};
+          options.error_feedback,
+          std::string(inter_node_name(options.inter_node))};
 }
 
 nlohmann::json options_to_json(const TrainOptions& options) {

@@ -9,7 +9,7 @@
 #include "data/loader.hpp"
 #include "ps/stall_watch.hpp"
 #include "results/results_file.hpp"
-#include "train/checkpoint_schedule.hpp"
+#include "train/checkpoint/checkpoint_schedule.hpp"
 #include "train/fault_plan.hpp"
 
 namespace psbench::train {
@@ -21,9 +21,12 @@ enum class Mode { kAsync, kSync, kLocal, kBmuf, kAverage };
 /// What an exchange sends of a gradient: every float, or CNTK's 1-bit quantization (--compress).
 enum class Compression { kNone, kOneBit };
 
-/// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, or by messages
-/// as it reaches servers on other nodes.
-enum class IntraNode { kSharedMemory, kMessages };
+/// How a worker reaches a server on its own node: through an MPI-3 shared-memory window, by messages, or by MPI
+/// one-sided communication (RMA), as it may reach servers on other nodes.
+enum class IntraNode { kSharedMemory, kMessages, kRma };
+
+/// How a worker reaches a server on another node: by messages, or by MPI one-sided communication (RMA).
+enum class InterNode { kMessages, kRma };
 
 /// Every flag of `psbench train`, with its default.
 struct TrainOptions {
@@ -51,6 +54,7 @@ struct TrainOptions {
   bool stop_at_target = false;                      ///< --stop-at-target: every rank stops once A is reached
   int slow_evaluation = 1;                          ///< --slow-evaluation F: each evaluation runs F times
   IntraNode intra_node = IntraNode::kSharedMemory;  ///< --intra-node: path to servers on the same node
+  InterNode inter_node = InterNode::kMessages;      ///< --inter-node: path to servers on other nodes
   Mode mode = Mode::kAsync;                         ///< --mode
   data::IoMode io = data::IoMode::kSequential;      ///< --io
   data::ReadMode read = data::ReadMode::kWhole;     ///< --read
@@ -89,8 +93,10 @@ TrainOptions with_block_defaults(TrainOptions options, int workers);
 std::string_view mode_name(Mode mode);
 /// The flag spelling of a compression ("none", "onebit").
 std::string_view compression_name(Compression compression);
-/// The flag spelling of an intra-node path ("shared-memory", "messages").
+/// The flag spelling of an intra-node path ("shared-memory", "messages", "rma").
 std::string_view intra_node_name(IntraNode path);
+/// The flag spelling of an inter-node path ("messages", "rma").
+std::string_view inter_node_name(InterNode path);
 
 /// CNTK's warning for bmuf when (1 - bm) x blr x W >= 2 (the block update may overshoot); empty otherwise.
 std::optional<std::string> block_overshoot_warning(const TrainOptions& options, int workers);

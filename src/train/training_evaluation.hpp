@@ -10,7 +10,7 @@
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
 #include "results/results_file.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train/target_stop.hpp"
 #include "train/train_options.hpp"
 

@@ -12,7 +12,7 @@
 #include "nn/model.hpp"
 #include "train/batch_assembler.hpp"
 #include "train/epoch_order.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train/trace_recorder.hpp"
 #include "train/training_evaluation.hpp"
 

@@ -79,13 +79,22 @@ train_cli_error(no_error_feedback_without_compress train_np2
   "--no-error-feedback applies to --compress onebit only" ${train_small} --mode sync --no-error-feedback ${train_out})
 train_cli_error(compress_in_local_mode no_launcher "--compress onebit compresses what ranks exchange, and --mode local"
   ${train_small} --mode local --compress onebit ${train_out})
-train_cli_error(compress_on_the_shared_memory_path train_np2
-  "--compress onebit in async mode sends each push by messages: add --intra-node messages"
-  ${train_small} --compress onebit ${train_out})
+train_cli_error(rma_in_sync_mode train_np2 "rma \\(--intra-node, --inter-node\\) is how workers reach parameter servers"
+  ${train_small} --mode sync --inter-node rma ${train_out})
+train_cli_error(unknown_inter_node train_np2 "--inter-node: window is not one of: messages, rma"
+  ${train_small} --inter-node window ${train_out})
+# Where the MPI library has no one-sided component (Open MPI with every osc component left out), a run that asks
+# for RMA ends before training, on every rank, with one line naming what is missing, well inside 30 s.
+if(PSBENCH_MPIEXEC_FLAVOR STREQUAL "openmpi")
+  train_cli_error(rma_without_one_sided_component train_np3
+    "rma \\(--intra-node or --inter-node\\) needs MPI one-sided communication, and MPI_Win_allocate failed"
+    ${train_small} --intra-node rma ${train_out})
+  set_property(TEST cli.train.rma_without_one_sided_component APPEND PROPERTY ENVIRONMENT
+    "OMPI_MCA_osc=^sm,rdma,ucx,pt2pt,monitoring")
+  set_tests_properties(cli.train.rma_without_one_sided_component PROPERTIES TIMEOUT 30)
+endif()
 train_cli_error(compress_with_bucket_bytes train_np2 "--bucket-bytes sets the buckets of the float allreduce"
   ${train_small} --mode sync --compress onebit --bucket-bytes 4096 ${train_out})
-train_cli_error(compress_with_pipeline train_np2 "--compress onebit does not combine with --pipeline"
-  ${train_small} --compress onebit --intra-node messages --pipeline ${train_out})
 # W copies of a shard of 1.1e12 values (4.4 TB each) fit on no node: refused before training, on every rank.
 train_cli_error(delay_compensation_beyond_memory train_np3
   "--delay-compensation: parameter server 0 needs .* MiB for 2 copies of its .*-value shard .* available \\(MemAvailable\\)"
@@ -135,6 +144,20 @@ add_test(NAME cli.train.async_pipeline
   COMMAND ${train_np2} $<TARGET_FILE:psbench> train ${train_small} --pipeline --quiet --out ${train_cli_dir}/pipe.json)
 set_tests_properties(cli.train.async_pipeline PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
   FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}")
+# 1-bit SGD in async mode on every transport, with and without the pipeline: no combination is refused for a
+# transport's sake.
+foreach(transport shared-memory messages rma)
+  foreach(pipeline "" --pipeline)
+    set(name async_onebit_${transport}${pipeline})
+    string(REPLACE "--" "_" name "${name}")
+    add_test(NAME cli.train.${name}
+      COMMAND ${train_np3} $<TARGET_FILE:psbench> train ${train_small} --compress onebit --intra-node ${transport}
+              ${pipeline} --out ${train_cli_dir}/${name}.json)
+    set_tests_properties(cli.train.${name} PROPERTIES TIMEOUT 120 LABELS "cli;mpi" PROCESSORS 2
+      FIXTURES_REQUIRED train_cli_data ENVIRONMENT "${PSBENCH_MPI_TEST_ENV}"
+      PASS_REGULAR_EXPRESSION "epoch 2/2 .*test accuracy: [0-9.]+%")
+  endforeach()
+endforeach()
 
 # A diverging run (--lr 1e9) ends on every rank within seconds with exit code 2, one error line naming the
 # rank, the step, the loss and what to try, and no results file.
@@ -151,6 +174,7 @@ function(train_cli_divergence name launcher)
 endfunction()
 train_cli_divergence(async_3_ranks train_np3 --mode async)
 train_cli_divergence(async_3_ranks_messages train_np3 --mode async --intra-node messages)
+train_cli_divergence(async_3_ranks_rma train_np3 --mode async --intra-node rma)
 train_cli_divergence(sync_2_ranks train_np2 --mode sync)
 train_cli_divergence(local no_launcher --mode local)
 

@@ -5,6 +5,7 @@
 #                 shaped rate, within 15%
 #   training      1 server + 2 workers train over messages across the nodes, one rank a node: right update
 #                 counts, and no worker's push + pull beats the shaped link
+#   training_rma  the same with --inter-node rma
 #   training_time (timing, label perf) the same, three runs, and the median of the server's time per update is
 #                 the link's time for a push and a pull that overlap after the server's receive ring
 #                 (T (1 + K/N), docs/rack.md), within 20%
@@ -90,16 +91,19 @@ assert abs(ratio - 1) <= 0.15, f"the fastest round trip moved at {ratio:.3f} of 
 PY
 }
 
-# train_runs COUNT: COUNT trainings of 1 server + 2 workers over messages, one rank a node; prints their files.
+# train_runs COUNT [ARG...]: COUNT trainings of 1 server + 2 workers over messages (or as ARG... say, e.g.
+# --inter-node rma), one rank a node; prints their files.
 train_runs() {
+  local count=$1
+  shift
   "$psbench" data synth --samples 640 --shape 1,28,28 --classes 10 --out "$work/synth.h5" >/dev/null
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
   local i
-  for ((i = 1; i <= $1; i++)); do
+  for ((i = 1; i <= count; i++)); do
     PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
       --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
-      --out "$work/run$i.json" >&2
+      --out "$work/run$i.json" "$@" >&2
     echo "$work/run$i.json"
   done
 }
@@ -153,6 +157,16 @@ case_training() {
   runs="$(train_runs 1)"
   # shellcheck disable=SC2086
   check_training counts $runs
+}
+
+# The same over MPI one-sided communication between the nodes (Open MPI's osc/pt2pt over TCP, the rack's setting).
+case_training_rma() {
+  local runs
+  runs="$(train_runs 1 --inter-node rma)"
+  # shellcheck disable=SC2086
+  check_training counts $runs
+  python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["config"]["inter_node"] == "rma"' $runs ||
+    fail "the run did not record --inter-node rma"
 }
 
 case_training_time() {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compress/onebit.hpp"
+#include "exact_shards.hpp"
 #include "onebit_reference.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_columns.hpp"
@@ -65,8 +66,8 @@ std::vector<std::vector<float>> reference(const compress::ColumnLayout& cut) {
 
 // The same from the definition: the gradient quantized per column of the matrices, each cut at the shard boundary.
 std::vector<std::vector<float>> definition_reference(std::size_t size, int servers) {
-  const std::vector<reference::IndexColumn> columns =
-      reference::onebit_columns(kMatrices, servers > 1 ? std::vector<std::size_t>{kShardEnd} : std::vector<std::size_t>{});
+  const std::vector<reference::IndexColumn> columns = reference::onebit_columns(
+      kMatrices, servers > 1 ? std::vector<std::size_t>{kShardEnd} : std::vector<std::size_t>{});
   std::vector<float> parameters = initial_parameters(size);
   std::vector<float> residual(size, 0.0F);
   SgdOptimizer optimizer(size, kSgd);
@@ -80,7 +81,13 @@ std::vector<std::vector<float>> definition_reference(std::size_t size, int serve
   return steps;
 }
 
-void run_compressed(int servers) {
+// A transport and whether the exchange is pipelined.
+struct Case {
+  testing::Path path = testing::Path::kMessages;
+  bool pipeline = false;
+};
+
+void run_compressed(int servers, const Case& c) {
   const auto world = mpi::Communicator::world();
   if (world.size() != servers + 1) GTEST_SKIP() << "runs with " << servers << " server(s) and one worker";
   const auto topology = Topology::async(world.size(), world.rank(), servers);
@@ -92,15 +99,17 @@ void run_compressed(int servers) {
     ASSERT_EQ(layout.begin(1), kShardEnd);
   }
   const std::vector<float> initial = initial_parameters(columns.values());
+  const testing::TestLinks link = testing::make_link(c.path, world, topology, columns.values(), cut.words());
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, kSgd);
-    server.take_compressed_pushes(shard_columns(cut, layout, topology.rank));
+    Server server(world, topology, layout, initial, kSgd, link.get());
+    server.take_compressed_pushes(shard_columns(cut, layout, topology.rank),
+                                  cut.words_before(layout.begin(topology.rank)));
     const ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, static_cast<std::uint64_t>(kSteps));
     EXPECT_GT(stats.compress_seconds, 0.0);
     return;
   }
-  WorkerClient client(world, topology, layout);
+  WorkerClient client(world, topology, layout, link.get(), c.pipeline);
   client.compress_pushes(cut, true);
   std::vector<float> parameters = initial;
   std::vector<float> gradients(columns.values());
@@ -111,11 +120,20 @@ void run_compressed(int servers) {
     for (std::size_t i = 0; i < gradients.size(); ++i) gradients[i] = gradient_value(step, i);
     PushHeader header;
     header.samples = 8;
-    client.push_pull(gradients, parameters, header, timer);
-    ASSERT_EQ(parameters, expected[static_cast<std::size_t>(step)]) << "step " << step;
-    const std::vector<float>& defined = defined_steps[static_cast<std::size_t>(step)];
-    for (std::size_t i = 0; i < parameters.size(); ++i) ASSERT_NEAR(parameters[i], defined[i], 1e-5F) << step << " " << i;
+    if (c.pipeline) {  // the gradients do not depend on the weights: the replies are the same, one step later
+      client.push_pull_pipelined(gradients, parameters, header, timer);
+      if (step == 0) continue;
+    } else {
+      client.push_pull(gradients, parameters, header, timer);
+    }
+    const auto replied = static_cast<std::size_t>(c.pipeline ? step - 1 : step);
+    ASSERT_EQ(parameters, expected[replied]) << "step " << step;
+    const std::vector<float>& defined = defined_steps[replied];
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+      ASSERT_NEAR(parameters[i], defined[i], 1e-5F) << step << " " << i;
   }
+  client.complete(parameters, timer);
+  ASSERT_EQ(parameters, expected.back()) << "the last reply";
   EXPECT_EQ(timer.count(Phase::kCompress), static_cast<std::uint64_t>(kSteps));
   // Per push and server: a header and the shard's columns (two floats each and their bits in 32-bit words) out; a
   // header and the shard's floats back.
@@ -127,9 +145,20 @@ void run_compressed(int servers) {
   client.finish();
 }
 
-TEST(CompressedPush, OneServerAppliesTheDequantizedGradient) { run_compressed(1); }
+class CompressedPush : public ::testing::TestWithParam<Case> {};
 
-TEST(CompressedPush, TwoServersSplitTheStraddlingColumns) { run_compressed(2); }
+TEST_P(CompressedPush, OneServerAppliesTheDequantizedGradient) { run_compressed(1, GetParam()); }
+
+TEST_P(CompressedPush, TwoServersSplitTheStraddlingColumns) { run_compressed(2, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Transports, CompressedPush,
+                         ::testing::Values(Case{testing::Path::kMessages, false}, Case{testing::Path::kOneNode, false},
+                                           Case{testing::Path::kRma, false}, Case{testing::Path::kTwoNodesRma, false},
+                                           Case{testing::Path::kMessages, true}, Case{testing::Path::kOneNode, true},
+                                           Case{testing::Path::kRma, true}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return testing::path_name(info.param.path) + (info.param.pipeline ? "Pipelined" : "");
+                         });
 
 }  // namespace
 }  // namespace psbench::ps

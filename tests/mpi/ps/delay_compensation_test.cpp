@@ -26,9 +26,9 @@
 #include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_columns.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -116,15 +116,15 @@ TEST_P(PsDelayCompensation, LambdaZeroIsPlainAsyncBitForBit) {
   std::vector<std::vector<float>> results;
   for (const std::optional<float> lambda : {std::optional<float>(), std::optional<float>(0.0F)}) {
     // A fresh window per run: a mailbox's sequence numbers belong to one server's run.
-    const std::unique_ptr<NodeLink> link = make_link(GetParam(), world, topology, kParameters);
+    const testing::TestLinks link = make_link(GetParam(), world, topology, kParameters);
     if (topology.is_server()) {
-      Server server(world, topology, layout, initial, SgdConfig{0.01F, 0.9F}, link.get(), lambda);
+      Server server(world, topology, layout, initial, SgdConfig{0.01F, 0.9F}, link.get(), lambda, testing::settings());
       EXPECT_EQ(server.delay_compensation_bytes(), lambda ? kParameters * sizeof(float) : 0U);
       server.serve();
       results.emplace_back(server.shard().begin(), server.shard().end());
       continue;
     }
-    WorkerClient client(world, topology, layout, link.get(), false);
+    WorkerClient client(world, topology, layout, link.get(), false, testing::settings());
     std::vector<float> weights = initial;
     PhaseTimer timer;
     for (int step = 0; step < kSteps; ++step) {
@@ -194,11 +194,12 @@ void expect_turns_match_the_reference(Path path, bool onebit) {
   const int workers = topology.workers();
   const ShardLayout layout(kParameters, 1);
   const auto initial = tiny_initial(kParameters);
-  const std::unique_ptr<NodeLink> link = make_link(path, world, topology, kParameters);
+  const compress::ColumnLayout cut = cut_at_shards(column_layout, layout);
+  const testing::TestLinks link = make_link(path, world, topology, kParameters, onebit ? cut.words() : 0);
   const std::string where = std::to_string(workers) + " workers, rank " + std::to_string(world.rank());
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{0.1F, 0.5F}, link.get(), kLambda);
-    if (onebit) server.take_compressed_pushes(shard_columns(cut_at_shards(column_layout, layout), layout, 0));
+    Server server(world, topology, layout, initial, SgdConfig{0.1F, 0.5F}, link.get(), kLambda, testing::settings());
+    if (onebit) server.take_compressed_pushes(shard_columns(cut, layout, 0), 0);
     EXPECT_EQ(server.delay_compensation_bytes(), static_cast<std::uint64_t>(workers) * kParameters * sizeof(float));
     server.serve();
     Reference reference(initial, workers, 0.1F, 0.5F, kLambda);
@@ -217,10 +218,10 @@ void expect_turns_match_the_reference(Path path, bool onebit) {
     return;
   }
   const int index = topology.worker_index();
-  WorkerClient client(world, topology, layout, link.get(), false);
-  if (onebit) client.compress_pushes(cut_at_shards(column_layout, layout), true);
-  const std::vector<float> weights =
-      push_in_turns(client, world, topology, initial, kRounds, [&](int round) { return gradient(kParameters, index, round); });
+  WorkerClient client(world, topology, layout, link.get(), false, testing::settings());
+  if (onebit) client.compress_pushes(cut, true);
+  const std::vector<float> weights = push_in_turns(client, world, topology, initial, kRounds,
+                                                   [&](int round) { return gradient(kParameters, index, round); });
   client.finish(PushKind::kDone);
   // Worker index's last reply is the shard after its own last push (round kRounds - 1).
   Reference full(initial, workers, 0.1F, 0.5F, kLambda);
@@ -247,9 +248,9 @@ TEST_P(PsDelayCompensation, StalePushesAreCompensatedAsComputedByHand) {
   const auto topology = Topology::async(world.size(), world.rank(), 1);
   const ShardLayout layout(2, 1);
   const std::vector<float> initial{1.0F, 2.0F};
-  const std::unique_ptr<NodeLink> link = make_link(GetParam(), world, topology, 2);
+  const testing::TestLinks link = make_link(GetParam(), world, topology, 2);
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{0.5F, 0.0F}, link.get(), 0.25F);
+    Server server(world, topology, layout, initial, SgdConfig{0.5F, 0.0F}, link.get(), 0.25F, testing::settings());
     server.serve();
     EXPECT_EQ(server.shard()[0], -1.875F);
     EXPECT_EQ(server.shard()[1], 3.8271484375F);
@@ -257,9 +258,10 @@ TEST_P(PsDelayCompensation, StalePushesAreCompensatedAsComputedByHand) {
     EXPECT_EQ(server.sent_to(0)[1], 3.3828125F);
     return;
   }
-  WorkerClient client(world, topology, layout, link.get(), false);
-  const std::vector<float> last =
-      push_in_turns(client, world, topology, initial, 2, [](int) { return std::vector<float>{2.0F, -1.0F}; });
+  WorkerClient client(world, topology, layout, link.get(), false, testing::settings());
+  const std::vector<float> last = push_in_turns(client, world, topology, initial, 2, [](int) {
+    return std::vector<float>{2.0F, -1.0F};
+  });
   client.finish(PushKind::kDone);
   const std::vector<float> expected = topology.worker_index() == 0 ? std::vector<float>{-1.25F, 3.3828125F}
                                                                    : std::vector<float>{-1.875F, 3.8271484375F};
@@ -270,10 +272,9 @@ TEST_P(PsDelayCompensation, WorkersInTurnsMatchAHandRolledSequence) {
   expect_turns_match_the_reference(GetParam(), false);
 }
 
-// Compressed pushes travel by messages only.
-TEST(PsDelayCompensationOneBit, WorkersInTurnsMatchAHandRolledSequence) {
-  mpi::set_spin_budget(std::chrono::microseconds(0));
-  expect_turns_match_the_reference(Path::kMessages, true);
+// Compressed pushes, on every transport.
+TEST_P(PsDelayCompensation, OneBitWorkersInTurnsMatchAHandRolledSequence) {
+  expect_turns_match_the_reference(GetParam(), true);
 }
 
 // --staleness 0 with 2 workers pushing the same gradients each round: the first push of a round is held, the second
@@ -288,7 +289,7 @@ TEST_P(PsDelayCompensation, HeldRepliesRefreshTheCopyAtRelease) {
   const auto topology = Topology::async(world.size(), world.rank(), 1);
   const ShardLayout layout(kParameters, 1);
   const auto initial = tiny_initial(kParameters);
-  const std::unique_ptr<NodeLink> link = make_link(GetParam(), world, topology, kParameters);
+  const testing::TestLinks link = make_link(GetParam(), world, topology, kParameters);
   // Either order gives the same: the first push of a round sees w - w_m = 0, the second the first's step.
   Reference reference(initial, 2, 0.1F, 0.0F, kLambda);
   std::vector<std::vector<float>> after_round;
@@ -300,8 +301,7 @@ TEST_P(PsDelayCompensation, HeldRepliesRefreshTheCopyAtRelease) {
   }
   const std::string where = "rank " + std::to_string(world.rank());
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{0.1F, 0.0F}, link.get(), kLambda);
-    server.bound_staleness(0);
+    Server server(world, topology, layout, initial, SgdConfig{0.1F, 0.0F}, link.get(), kLambda, testing::settings(0));
     const ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, 2U * kRounds);
     EXPECT_GE(stats.held_replies, 1U);
@@ -311,7 +311,7 @@ TEST_P(PsDelayCompensation, HeldRepliesRefreshTheCopyAtRelease) {
     }
     return;
   }
-  WorkerClient client(world, topology, layout, link.get(), false);
+  WorkerClient client(world, topology, layout, link.get(), false, testing::settings());
   std::vector<float> weights = initial;
   PhaseTimer timer;
   for (int round = 0; round < kRounds; ++round) {
@@ -324,15 +324,9 @@ TEST_P(PsDelayCompensation, HeldRepliesRefreshTheCopyAtRelease) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, PsDelayCompensation,
-                         ::testing::Values(Path::kMessages, Path::kOneNode, Path::kTwoNodes),
-                         [](const ::testing::TestParamInfo<Path>& info) {
-                           switch (info.param) {
-                             case Path::kMessages: return std::string("Messages");
-                             case Path::kOneNode: return std::string("SharedMemory");
-                             case Path::kTwoNodes: return std::string("TwoNodesMixed");
-                           }
-                           return std::string("Unknown");
-                         });
+                         ::testing::Values(Path::kMessages, Path::kOneNode, Path::kTwoNodes, Path::kRma,
+                                           Path::kTwoNodesRma),
+                         [](const ::testing::TestParamInfo<Path>& info) { return testing::path_name(info.param); });
 
 }  // namespace
 }  // namespace psbench::ps

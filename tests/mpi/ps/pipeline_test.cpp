@@ -5,7 +5,7 @@
 // release_gradients() returns), that each push carries the versions one step older (every push but a
 // server's first is at least 1 stale), and, with the servers handing the turn from worker to worker (strict
 // round robin), that staleness is exactly W-1 without the pipeline and 2W-1 with it: the bounds derived in
-// src/train/async_exchange.cpp. Every case runs over messages, over one shared-memory node and over two
+// src/train/exchange/async_exchange.cpp. Every case runs over messages, over one shared-memory node and over two
 // mimicked nodes (mixed), with the worker's gradient in a vector of its own and in the shared window itself.
 #include <gtest/gtest.h>
 
@@ -20,8 +20,8 @@
 #include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -71,9 +71,10 @@ void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c
   const ShardLayout layout(parameters, servers);
   const auto initial = initial_parameters(parameters);
   const auto workers = static_cast<std::uint64_t>(topology.workers());
-  const std::unique_ptr<NodeLink> link = make_link(c.path, world, topology, parameters);
+  const testing::TestLinks link = make_link(c.path, world, topology, parameters);
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get());
+    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get(), std::nullopt,
+                  testing::settings());
     const ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, workers * static_cast<std::uint64_t>(steps));
     // Every push carries the versions of the step before the last: only the server's very first is fresh.
@@ -87,7 +88,7 @@ void run_pipelined(int servers, std::size_t parameters, int steps, const Case& c
         << "a server applied a gradient other than all ones: the worker's buffer was read after the worker changed it";
     return;
   }
-  WorkerClient client(world, topology, layout, link.get(), true);
+  WorkerClient client(world, topology, layout, link.get(), true, testing::settings());
   const bool shared = link && !link->gradients().empty();
   std::vector<float> own_gradients(c.gradients_in_window && shared ? 0 : parameters);
   const std::span<float> gradients =
@@ -162,9 +163,10 @@ void run_round_robin(int servers, bool pipeline, const Case& c) {
   const ShardLayout layout(kParameters, servers);
   const auto initial = initial_parameters(kParameters);
   const int workers = topology.workers();
-  const std::unique_ptr<NodeLink> link = make_link(c.path, world, topology, kParameters);
+  const testing::TestLinks link = make_link(c.path, world, topology, kParameters);
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get());
+    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get(), std::nullopt,
+                  testing::settings());
     const mpi::Communicator turns = world.duplicate();
     server.set_push_observer([&](int source, const PushHeader& /*header*/) {
       const int next = topology.worker_rank((source - servers + 1) % workers);
@@ -178,7 +180,7 @@ void run_round_robin(int servers, bool pipeline, const Case& c) {
     EXPECT_EQ(stats.staleness.max(), static_cast<std::uint64_t>(pipeline ? 2 * workers - 1 : workers - 1));
     return;
   }
-  WorkerClient client(world, topology, layout, link.get(), pipeline);
+  WorkerClient client(world, topology, layout, link.get(), pipeline, testing::settings());
   const mpi::Communicator turns = world.duplicate();
   const auto take_turn = [&] {  // one token from every server
     for (int k = 0; k < servers; ++k) {
@@ -235,7 +237,9 @@ INSTANTIATE_TEST_SUITE_P(Paths, PsPipeline,
                                            Case{Path::kOneNode, false, "SharedMemory"},
                                            Case{Path::kOneNode, true, "SharedMemoryGradientsInWindow"},
                                            Case{Path::kTwoNodes, false, "TwoNodesMixed"},
-                                           Case{Path::kTwoNodes, true, "TwoNodesMixedGradientsInWindow"}),
+                                           Case{Path::kTwoNodes, true, "TwoNodesMixedGradientsInWindow"},
+                                           Case{Path::kRma, false, "Rma"},
+                                           Case{Path::kTwoNodesRma, true, "TwoNodesWindowAndRmaGradientsInWindow"}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

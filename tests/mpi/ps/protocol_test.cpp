@@ -1,7 +1,8 @@
 // The parameter-server protocol with synthetic gradients: every worker pushes a gradient of all ones, so a
 // shard at version v must hold exactly initial - rate * v, whatever order the pushes arrive in. Each case
-// runs over messages only, over one shared-memory node, and over two mimicked nodes (ranks split by
-// parity), where every server serves some workers in shared memory and others by messages. The shared
+// runs over messages only, over one shared-memory node, over two mimicked nodes (ranks split by parity), where
+// every server serves some workers in shared memory and others by messages, over RMA for every pair, and over two
+// mimicked nodes whose cross-node pairs use RMA. The shared
 // cases run with waits that sleep (spin budget 0, as on an oversubscribed node) and that spin, and with
 // the worker's parameters in its own vector (copied from the reply area) or in the reply area itself.
 #include <gtest/gtest.h>
@@ -16,8 +17,8 @@
 
 #include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -49,9 +50,10 @@ void run_protocol(int servers, std::size_t parameters, const Case& c) {
   const ShardLayout layout(parameters, servers);
   const auto initial = initial_parameters(parameters);
   const auto workers = static_cast<std::uint64_t>(topology.workers());
-  const std::unique_ptr<NodeLink> link = make_link(path, world, topology, parameters);
+  const testing::TestLinks link = make_link(path, world, topology, parameters);
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get());
+    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get(), std::nullopt,
+                  testing::settings());
     std::vector<EpochProgress> epochs;
     const ServerStats stats = server.serve([&](const EpochProgress& p) { epochs.push_back(p); });
     EXPECT_EQ(stats.updates, workers * kStepsPerWorker);
@@ -79,10 +81,11 @@ void run_protocol(int servers, std::size_t parameters, const Case& c) {
         << "the first index of the shard not at initial - rate x updates";
     return;
   }
-  WorkerClient client(world, topology, layout, link.get());
+  WorkerClient client(world, topology, layout, link.get(), false, testing::settings());
   const bool shared = link && !link->gradients().empty();
   // Server ranks are 0..S-1, so a mimicked node of parity p holds a server when S > p.
-  const bool server_on_node = path == Path::kOneNode || (path == Path::kTwoNodes && servers > world.rank() % 2);
+  const bool server_on_node =
+      path == Path::kOneNode || ((path == Path::kTwoNodes || path == Path::kTwoNodesRma) && servers > world.rank() % 2);
   EXPECT_EQ(shared, server_on_node) << "a worker keeps its vectors in the window exactly when a server shares its node";
   std::vector<float> own_weights = initial;
   const std::span<float> weights = c.in_place && shared ? client.reply_parameters() : std::span<float>(own_weights);
@@ -137,7 +140,10 @@ INSTANTIATE_TEST_SUITE_P(Paths, PsProtocol,
                                            Case{Path::kOneNode, true, false, "SharedMemorySpinning"},
                                            Case{Path::kOneNode, false, true, "SharedMemoryInPlace"},
                                            Case{Path::kTwoNodes, false, false, "TwoNodesMixed"},
-                                           Case{Path::kTwoNodes, true, true, "TwoNodesMixedSpinningInPlace"}),
+                                           Case{Path::kTwoNodes, true, true, "TwoNodesMixedSpinningInPlace"},
+                                           Case{Path::kRma, false, false, "Rma"},
+                                           Case{Path::kRma, true, false, "RmaSpinning"},
+                                           Case{Path::kTwoNodesRma, false, true, "TwoNodesWindowAndRmaInPlace"}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

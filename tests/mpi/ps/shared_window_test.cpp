@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "mpi/backoff_wait.hpp"
-#include "ps/node_link.hpp"
 #include "ps/protocol_error.hpp"
 #include "ps/server.hpp"
 #include "ps/stall_watch.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -44,7 +44,6 @@ class SharedWindow : public ::testing::Test {
     ASSERT_EQ(world_.size(), 3) << "this test is written for 3 ranks";
     link_ = std::make_unique<NodeLink>(world_, world_.split_by_node(), topology_, kParameters);
   }
-  void TearDown() override { set_stall_timeout(kDefaultStallTimeoutSeconds); }
 
   // Worker 0 (rank 1) pushes by hand, through its mailbox and the server's doorbell.
   void push_by_hand(PushKind kind, std::uint64_t sequence) const {
@@ -69,12 +68,14 @@ class SharedWindow : public ::testing::Test {
 TEST_F(SharedWindow, ServerNeverWaitsForAWorkerThatDoesNotLookAtItsReply) {
   const mpi::Communicator workers = world_.split(world_.rank() == 0 ? 0 : 1, world_.rank());
   if (world_.rank() == 0) {
-    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get());
+    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get(), std::nullopt,
+                  ProtocolSettings{-1, kDefaultStallTimeoutSeconds, mpi::spin_budget()});
     const ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, static_cast<std::uint64_t>(1 + kSteps));
     expect_version(server.shard(), stats.updates, "the final shard");
   } else if (world_.rank() == 1) {
-    WorkerClient client(world_, topology_, layout_, link_.get());
+    WorkerClient client(world_, topology_, layout_, link_.get(), false,
+                        ProtocolSettings{-1, kDefaultStallTimeoutSeconds, mpi::spin_budget()});
     std::fill(link_->gradients().begin(), link_->gradients().end(), 1.0F);
     push_by_hand(PushKind::kGradient, 1);
     workers.barrier();  // worker 1 exchanges kSteps times while this worker looks at nothing
@@ -84,7 +85,8 @@ TEST_F(SharedWindow, ServerNeverWaitsForAWorkerThatDoesNotLookAtItsReply) {
     expect_version(link_->parameters(), version, "worker 0's reply");
     push_by_hand(PushKind::kDone, 2);
   } else {
-    WorkerClient client(world_, topology_, layout_, link_.get());
+    WorkerClient client(world_, topology_, layout_, link_.get(), false,
+                        ProtocolSettings{-1, kDefaultStallTimeoutSeconds, mpi::spin_budget()});
     const std::span<float> parameters = client.reply_parameters();
     ASSERT_EQ(parameters.data(), link_->parameters().data()) << "the client hands out its reply area";
     std::fill(link_->gradients().begin(), link_->gradients().end(), 1.0F);
@@ -107,9 +109,9 @@ TEST_F(SharedWindow, ServerNeverWaitsForAWorkerThatDoesNotLookAtItsReply) {
 
 // No worker pushes: the server, asleep on its doorbell, wakes at each slice and its watch names worker 0.
 TEST_F(SharedWindow, ServerAsleepOnItsDoorbellNamesTheSilentWorker) {
-  set_stall_timeout(1.0);
   if (world_.rank() == 0) {
-    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get());
+    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get(), std::nullopt,
+                  ProtocolSettings{-1, 1.0, mpi::spin_budget()});
     const auto start = std::chrono::steady_clock::now();
     try {
       server.serve();
@@ -121,18 +123,18 @@ TEST_F(SharedWindow, ServerAsleepOnItsDoorbellNamesTheSilentWorker) {
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   } else {
-    WorkerClient client(world_, topology_, layout_, link_.get());
+    WorkerClient client(world_, topology_, layout_, link_.get(), false, ProtocolSettings{-1, 1.0, mpi::spin_budget()});
   }
   world_.barrier();
 }
 
 // The server never serves: worker 0, asleep on its reply, wakes at each slice and names the server.
 TEST_F(SharedWindow, WorkerAsleepOnItsReplyNamesTheSilentServer) {
-  set_stall_timeout(1.0);
   if (world_.rank() == 0) {
-    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get());
+    Server server(world_, topology_, layout_, initial_parameters(), SgdConfig{kRate, 0.0F}, link_.get(), std::nullopt,
+                  ProtocolSettings{-1, 1.0, mpi::spin_budget()});
   } else {
-    WorkerClient client(world_, topology_, layout_, link_.get());
+    WorkerClient client(world_, topology_, layout_, link_.get(), false, ProtocolSettings{-1, 1.0, mpi::spin_budget()});
     if (world_.rank() == 1) {
       PhaseTimer timer;
       const auto start = std::chrono::steady_clock::now();

@@ -1,5 +1,5 @@
-// Bounded staleness (Server::bound_staleness, --staleness s): the server applies every push at once but holds the
-// reply to a push that brought its worker's clock to c until every worker not done is at clock >= c - s. With
+// Bounded staleness (ProtocolSettings::staleness_bound, --staleness s): the server applies every push at once but holds
+// the reply to a push that brought its worker's clock to c until every worker not done is at clock >= c - s. With
 // all-ones gradients a shard at version v holds exactly initial - rate * v, so each reply's version says how
 // many pushes it contains. The cases check, on every path (messages, one shared-memory node, two mimicked nodes),
 // with and without the pipeline, and with workers of different speeds:
@@ -21,9 +21,9 @@
 
 #include "exact_shards.hpp"
 #include "mpi/backoff_wait.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
 #include "ps/staleness.hpp"
+#include "ps/transport/node_link.hpp"
 #include "ps/worker_client.hpp"
 
 namespace psbench::ps {
@@ -55,11 +55,11 @@ void run_ssp(int servers, int s, const Case& c, Ending ending = Ending::kSameSte
   const ShardLayout layout(kParameters, servers);
   const auto initial = initial_parameters(kParameters);
   const auto workers = static_cast<std::uint64_t>(topology.workers());
-  const std::unique_ptr<NodeLink> link = make_link(c.path, world, topology, kParameters);
+  const testing::TestLinks link = make_link(c.path, world, topology, kParameters);
   const auto steps_of = [&](int index) { return ending == Ending::kUnevenSteps ? kSteps + 3 * index : kSteps; };
   if (topology.is_server()) {
-    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get());
-    server.bound_staleness(s);
+    Server server(world, topology, layout, initial, SgdConfig{kRate, 0.0F}, link.get(), std::nullopt,
+                  testing::settings(s));
     const ServerStats stats = server.serve();
     const std::string where = "server " + std::to_string(topology.rank) + ", " + std::to_string(workers) +
                               " workers, s = " + std::to_string(s);
@@ -90,7 +90,7 @@ void run_ssp(int servers, int s, const Case& c, Ending ending = Ending::kSameSte
     return;
   }
   const int index = topology.worker_index();
-  WorkerClient client(world, topology, layout, link.get(), c.pipeline);
+  WorkerClient client(world, topology, layout, link.get(), c.pipeline, testing::settings(s));
   std::vector<float> gradients(kParameters, 1.0F);
   std::vector<float> weights = initial;
   PhaseTimer timer;
@@ -146,14 +146,14 @@ TEST_P(PsStaleness, WorkersDoneEarlyReleaseTheOthersTwoServers) { run_ssp(2, 1, 
 TEST_P(PsStaleness, AnAbortReleasesEveryHeldReply) { run_ssp(1, 0, GetParam(), Ending::kFirstAborts); }
 TEST_P(PsStaleness, AnAbortReleasesEveryHeldReplyTwoServers) { run_ssp(2, 0, GetParam(), Ending::kFirstAborts); }
 
-INSTANTIATE_TEST_SUITE_P(Paths, PsStaleness,
-                         ::testing::Values(Case{Path::kMessages, false, "Messages"},
-                                           Case{Path::kOneNode, false, "SharedMemory"},
-                                           Case{Path::kTwoNodes, false, "TwoNodesMixed"},
-                                           Case{Path::kMessages, true, "MessagesPipelined"},
-                                           Case{Path::kOneNode, true, "SharedMemoryPipelined"},
-                                           Case{Path::kTwoNodes, true, "TwoNodesMixedPipelined"}),
-                         [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(
+    Paths, PsStaleness,
+    ::testing::Values(Case{Path::kMessages, false, "Messages"}, Case{Path::kOneNode, false, "SharedMemory"},
+                      Case{Path::kTwoNodes, false, "TwoNodesMixed"}, Case{Path::kMessages, true, "MessagesPipelined"},
+                      Case{Path::kOneNode, true, "SharedMemoryPipelined"},
+                      Case{Path::kTwoNodes, true, "TwoNodesMixedPipelined"}, Case{Path::kRma, false, "Rma"},
+                      Case{Path::kTwoNodesRma, true, "TwoNodesWindowAndRmaPipelined"}),
+    [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace
 }  // namespace psbench::ps

@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "mpi/backoff_wait.hpp"
 #include "ps/protocol_error.hpp"
 #include "ps/server.hpp"
 #include "ps/stall_watch.hpp"
@@ -203,12 +204,10 @@ TEST(UntrustedMessages, WorkerRefusesAStaleReply) {
   world.barrier();
 }
 
-// Sets the stall timeout for one test (long enough for a loaded machine to deliver a push) and puts the
-// default back.
+// A short stall timeout for these tests (long enough for a loaded machine to deliver a push).
 class ShortStallTimeout : public ::testing::Test {
  protected:
-  void SetUp() override { set_stall_timeout(2.0); }
-  void TearDown() override { set_stall_timeout(kDefaultStallTimeoutSeconds); }
+  ProtocolSettings settings_{-1, 2.0, mpi::spin_budget()};
 };
 
 // Worker 0 (rank 1) pushes once; worker 1 (rank 2) never does: the server names rank 2.
@@ -219,7 +218,7 @@ TEST_F(ShortStallTimeout, ServerNamesTheSilentWorker) {
   const ShardLayout layout(kParameters, 1);
   if (world.rank() == 0) {
     const std::vector<float> initial(kParameters, 1.0F);
-    Server server(world, topology, layout, initial, SgdConfig{0.5F, 0.0F});
+    Server server(world, topology, layout, initial, SgdConfig{0.5F, 0.0F}, {}, std::nullopt, settings_);
     const auto start = std::chrono::steady_clock::now();
     try {
       server.serve();
@@ -234,7 +233,7 @@ TEST_F(ShortStallTimeout, ServerNamesTheSilentWorker) {
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
   } else if (world.rank() == 1) {
-    WorkerClient client(world, topology, layout);
+    WorkerClient client(world, topology, layout, {}, false, settings_);
     std::vector<float> gradients(kParameters, 1.0F);
     std::vector<float> weights(kParameters, 0.0F);
     PhaseTimer timer;
@@ -257,7 +256,7 @@ TEST_F(ShortStallTimeout, WorkerNamesTheSilentServer) {
     std::vector<float> weights(kParameters, 0.0F);
     PhaseTimer timer;
     try {
-      WorkerClient client(world, topology, layout);
+      WorkerClient client(world, topology, layout, {}, false, settings_);
       client.push_pull(gradients, weights, good_header(), timer);
       ADD_FAILURE() << "the worker waited for the silent server";
     } catch (const PeerStalled& error) {

@@ -16,11 +16,12 @@
 #include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
-#include "ps/node_link.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_columns.hpp"
+#include "ps/transport/node_link.hpp"
+#include "ps/transport/rma_link.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {
@@ -36,8 +37,9 @@ struct Case {
   bool shared = false;               // the shared window (else messages only)
   bool gradients_in_window = false;  // the model computes its gradient in the window
   const char* name = "";
-  bool onebit = false;          // --compress onebit (messages only)
+  bool onebit = false;          // --compress onebit
   bool error_feedback = false;  // with onebit: keep a residual
+  bool rma = false;             // every pair by RMA (else by the window where shared, messages otherwise)
 };
 
 class AsyncAllocations : public ::testing::TestWithParam<Case> {};
@@ -49,12 +51,19 @@ TEST_P(AsyncAllocations, StepAllocatesNoBuffer) {
   const std::size_t parameters = nn::parameter_count_for(kSpec, kInput, 10);
   const ps::ShardLayout layout(parameters, 1);
   const compress::ColumnLayout columns = gradient_columns(nn::plan_network(kSpec, kInput, 10));
+  const compress::ColumnLayout cut = ps::cut_at_shards(columns, layout);
+  const std::size_t packed_words = c.onebit ? cut.words() : 0;
   std::unique_ptr<ps::NodeLink> link;
-  if (c.shared) link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), topology, parameters);
+  if (c.shared) link = std::make_unique<ps::NodeLink>(world, world.split_by_node(), topology, parameters, packed_words);
+  std::unique_ptr<ps::RmaLink> rma;
+  if (c.rma) {
+    rma = std::make_unique<ps::RmaLink>(world, world.split_by_node(), topology, layout, ps::Transport::kRma,
+                                        ps::Transport::kRma, packed_words);
+  }
   if (topology.is_server()) {
     const std::vector<float> initial(parameters, 0.01F);
-    ps::Server server(world, topology, layout, initial, {0.01F, 0.0F}, link.get());
-    if (c.onebit) server.take_compressed_pushes(ps::shard_columns(ps::cut_at_shards(columns, layout), layout, 0));
+    ps::Server server(world, topology, layout, initial, {0.01F, 0.0F}, ps::Links(link.get(), rma.get()));
+    if (c.onebit) server.take_compressed_pushes(ps::shard_columns(cut, layout, 0), 0);
     const ps::ServerStats stats = server.serve();
     EXPECT_EQ(stats.updates, static_cast<std::uint64_t>(topology.workers() * (kWarmSteps + kCountedSteps)));
     server.send_final_shard(topology.worker_rank(0));
@@ -63,7 +72,7 @@ TEST_P(AsyncAllocations, StepAllocatesNoBuffer) {
   const std::span<float> storage = c.gradients_in_window && link ? link->gradients() : std::span<float>();
   nn::Model model(kSpec, kInput, 10, kBatch, 1, 1, storage);
   const std::unique_ptr<GradientExchange> exchange =
-      make_async_exchange(world, topology, layout, link.get(), model.parameters(), c.pipeline,
+      make_async_exchange(world, topology, layout, ps::Links(link.get(), rma.get()), model.parameters(), c.pipeline,
                           {c.onebit ? &columns : nullptr, c.error_feedback});
   const std::vector<float> images(static_cast<std::size_t>(kBatch) * 784, 0.25F);
   const std::vector<std::int32_t> labels(kBatch, 3);
@@ -99,7 +108,12 @@ INSTANTIATE_TEST_SUITE_P(Paths, AsyncAllocations,
                                            Case{true, true, true, "SharedMemoryPipelined"},
                                            Case{true, true, false, "SharedMemoryPipelinedOwnGradients"},
                                            Case{false, false, false, "OneBit", true, true},
-                                           Case{false, false, false, "OneBitWithoutErrorFeedback", true, false}),
+                                           Case{false, false, false, "OneBitWithoutErrorFeedback", true, false},
+                                           Case{false, true, true, "OneBitSharedMemory", true, true},
+                                           Case{true, true, true, "OneBitSharedMemoryPipelined", true, true},
+                                           Case{false, false, false, "Rma", false, false, true},
+                                           Case{true, false, false, "RmaPipelined", false, false, true},
+                                           Case{true, false, false, "OneBitRmaPipelined", true, true, true}),
                          [](const ::testing::TestParamInfo<Case>& info) { return std::string(info.param.name); });
 
 }  // namespace

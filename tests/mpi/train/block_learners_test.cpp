@@ -11,7 +11,7 @@
 #include "common/phase_timer.hpp"
 #include "nn/model.hpp"
 #include "ps/sgd.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {

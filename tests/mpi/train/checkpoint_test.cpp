@@ -10,7 +10,7 @@
 #include "mpi/collective_error.hpp"
 #include "ps/shard_layout.hpp"
 #include "results/file_io.hpp"
-#include "train/checkpoint_file.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {

@@ -12,7 +12,7 @@
 #include "nn/model.hpp"
 #include "nn/network_plan.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {

@@ -13,7 +13,7 @@
 #include "mpi/communicator.hpp"
 #include "onebit_reference.hpp"
 #include "ps/sgd.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {

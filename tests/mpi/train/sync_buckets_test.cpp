@@ -10,7 +10,7 @@
 
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "train/persistent_allreduce.hpp"
+#include "train/exchange/persistent_allreduce.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {

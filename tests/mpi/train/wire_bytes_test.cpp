@@ -8,7 +8,7 @@
 #include <string>
 
 #include "ps/protocol.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train_fixture.hpp"
 
 namespace psbench::train::testing {

@@ -11,7 +11,7 @@
 #include "perf/run_points.hpp"
 #include "perf/wire_bytes.hpp"
 #include "train/gradient_columns.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "two_core_calibration.hpp"
 
 namespace psbench::perf {

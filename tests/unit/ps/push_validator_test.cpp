@@ -78,9 +78,8 @@ TEST(PushValidator, NothingAfterDone) {
 }
 
 TEST(SilenceWatch, NamesTheWorkerSilentForTheTimeoutAndForgetsFinishedOnes) {
-  set_stall_timeout(10.0);
   const Topology server = Topology::async(4, 0, 1);  // workers at ranks 1, 2, 3
-  SilenceWatch watch(server, 100.0);
+  SilenceWatch watch(server, 100.0, 10.0);
   watch.heard(1, 105.0);
   watch.heard(3, 106.0);
   watch.finished(3);
@@ -95,10 +94,8 @@ TEST(SilenceWatch, NamesTheWorkerSilentForTheTimeoutAndForgetsFinishedOnes) {
               std::string::npos)
         << error.what();
   }
-  set_stall_timeout(0.0);
-  SilenceWatch off(server, 0.0);
+  SilenceWatch off(server, 0.0, 0.0);
   EXPECT_NO_THROW(off.check(1e9));
-  set_stall_timeout(kDefaultStallTimeoutSeconds);
 }
 
 }  // namespace

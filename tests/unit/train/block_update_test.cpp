@@ -1,6 +1,6 @@
 // BMUF's block update against hand-computed values (one block of two workers, Nesterov on and off, then a
 // second block that carries the smoothed update), and the clock that ends blocks.
-#include "train/block_update.hpp"
+#include "train/exchange/block_update.hpp"
 
 #include <gtest/gtest.h>
 

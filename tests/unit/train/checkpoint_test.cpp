@@ -7,9 +7,9 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "train/checkpoint_file.hpp"
-#include "train/checkpoint_schedule.hpp"
-#include "train/resume.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
+#include "train/checkpoint/checkpoint_schedule.hpp"
+#include "train/checkpoint/resume.hpp"
 
 namespace psbench::train {
 namespace {

@@ -8,8 +8,8 @@
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
 #include "mpi/request_set.hpp"
-#include "train/gradient_exchange.hpp"
-#include "train/persistent_allreduce.hpp"
+#include "train/exchange/gradient_exchange.hpp"
+#include "train/exchange/persistent_allreduce.hpp"
 
 namespace psbench::train {
 namespace {

@@ -1,4 +1,4 @@
-#include "train/block_update.hpp"
+#include "train/exchange/block_update.hpp"
 
 #include <algorithm>
 #include <type_traits>

@@ -1,4 +1,4 @@
-#include "train/checkpoint_layout.hpp"
+#include "train/checkpoint/checkpoint_layout.hpp"
 
 #include "common/error.hpp"
 #include "data/hdf5_handle.hpp"

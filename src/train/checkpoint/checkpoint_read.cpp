@@ -4,8 +4,8 @@
 #include "common/error.hpp"
 #include "data/hdf5_attribute.hpp"
 #include "data/hdf5_handle.hpp"
-#include "train/checkpoint_file.hpp"
-#include "train/checkpoint_layout.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
+#include "train/checkpoint/checkpoint_layout.hpp"
 
 namespace psbench::train {
 namespace {

@@ -1,9 +1,9 @@
-#include "train/checkpoint_writers.hpp"
+#include "train/checkpoint/checkpoint_writers.hpp"
 
 #include <cstdio>
 
 #include "common/phase_timer.hpp"
-#include "train/resume.hpp"
+#include "train/checkpoint/resume.hpp"
 
 namespace psbench::train {
 namespace {

@@ -1,4 +1,4 @@
-#include "train/resume.hpp"
+#include "train/checkpoint/resume.hpp"
 
 #include <algorithm>
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "mpi/communicator.hpp"
-#include "train/checkpoint_file.hpp"
-#include "train/resume_state.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
+#include "train/checkpoint/resume_state.hpp"
 #include "train/run_setup.hpp"
 #include "train/train_options.hpp"
 

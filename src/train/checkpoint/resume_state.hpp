@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "train/checkpoint_file.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
 
 namespace psbench::train {
 

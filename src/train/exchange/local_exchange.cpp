@@ -1,5 +1,5 @@
 #include "common/check.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {

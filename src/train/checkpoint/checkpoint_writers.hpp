@@ -7,8 +7,8 @@
 #include "ps/protocol.hpp"
 #include "ps/server.hpp"
 #include "ps/shard_layout.hpp"
-#include "train/checkpoint_schedule.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/checkpoint/checkpoint_schedule.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 #include "train/run_setup.hpp"
 #include "train/train_options.hpp"
 

@@ -1,4 +1,4 @@
-#include "ps/node_link.hpp"
+#include "ps/transport/node_link.hpp"
 
 #include <algorithm>
 #include <new>
@@ -16,30 +16,32 @@ constexpr std::size_t round_up(std::size_t bytes) {
   return (bytes + kPage - 1) / kPage * kPage;
 }
 
-// Where a worker's segment keeps its parts: S mailboxes, then the gradients and the parameter area, each
-// on a page boundary.
+// Where a worker's segment keeps its parts: S mailboxes, then the gradients, the parameter area and the packed
+// gradient, each on a page boundary.
 struct WorkerSegment {
   std::size_t gradients_at = 0;
   std::size_t parameters_at = 0;
+  std::size_t packed_at = 0;
   std::size_t bytes = 0;
 
-  WorkerSegment(int servers, std::size_t parameters)
+  WorkerSegment(int servers, std::size_t parameters, std::size_t packed_words)
       : gradients_at(round_up(static_cast<std::size_t>(servers) * sizeof(Mailbox))),
         parameters_at(gradients_at + round_up(parameters * sizeof(float))),
-        bytes(parameters_at + round_up(parameters * sizeof(float))) {}
+        packed_at(parameters_at + round_up(parameters * sizeof(float))),
+        bytes(packed_at + round_up(packed_words * sizeof(std::uint32_t))) {}
 };
 
 }  // namespace
 
 NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const Topology& topology,
-                   std::size_t parameters)
+                   std::size_t parameters, std::size_t packed_words)
     : node_(std::move(node)) {
   static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "mailboxes need address-free atomics");
   const std::vector<int> world_ranks = world.ranks_of(node_);
   const auto is_server = [&](int rank) { return rank < topology.servers; };
   const bool servers_here = std::any_of(world_ranks.begin(), world_ranks.end(), is_server);
   const bool workers_here = !std::all_of(world_ranks.begin(), world_ranks.end(), is_server);
-  const WorkerSegment worker_segment(topology.servers, parameters);
+  const WorkerSegment worker_segment(topology.servers, parameters, packed_words);
   std::size_t bytes = 0;
   if (topology.is_server() && workers_here) bytes = round_up(sizeof(Doorbell));
   if (!topology.is_server() && servers_here) bytes = worker_segment.bytes;
@@ -61,6 +63,8 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
     }
     gradients_ = {new (own.data() + worker_segment.gradients_at) float[parameters](), parameters};
     parameters_ = {new (own.data() + worker_segment.parameters_at) float[parameters](), parameters};
+    if (packed_words > 0)
+      packed_ = {new (own.data() + worker_segment.packed_at) std::uint32_t[packed_words](), packed_words};
   }
   node_.barrier();  // every mailbox and doorbell is constructed before another rank looks at it
 
@@ -75,6 +79,7 @@ NodeLink::NodeLink(const mpi::Communicator& world, mpi::Communicator node, const
       worker.mailbox = std::launder(reinterpret_cast<Mailbox*>(segment.data()) + topology.rank);
       worker.gradients = std::launder(reinterpret_cast<const float*>(segment.data() + worker_segment.gradients_at));
       worker.parameters = std::launder(reinterpret_cast<float*>(segment.data() + worker_segment.parameters_at));
+      worker.packed = std::launder(reinterpret_cast<const std::uint32_t*>(segment.data() + worker_segment.packed_at));
       mpi::map_in(segment.subspan(0, worker_segment.bytes));  // the first update runs at full speed
       local_workers_.push_back(worker);
     } else {

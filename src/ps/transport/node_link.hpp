@@ -37,10 +37,11 @@ struct alignas(64) Doorbell {
 
 /// A worker on a server's node, as that server addresses it.
 struct LocalWorker {
-  int world_rank = 0;                ///< the worker's rank in the job
-  Mailbox* mailbox = nullptr;        ///< its mailbox for this server
-  const float* gradients = nullptr;  ///< its full gradient vector (P values)
-  float* parameters = nullptr;       ///< its parameter area (P values): the server writes its shard's range
+  int world_rank = 0;                     ///< the worker's rank in the job
+  Mailbox* mailbox = nullptr;             ///< its mailbox for this server
+  const float* gradients = nullptr;       ///< its full gradient vector (P values)
+  float* parameters = nullptr;            ///< its parameter area (P values): the server writes its shard's range
+  const std::uint32_t* packed = nullptr;  ///< its packed gradient (--compress onebit; the link's packed_words)
 };
 
 /// The shared-memory path between the workers and servers of one node (an MPI-3 shared window). A
@@ -52,8 +53,10 @@ struct LocalWorker {
 class NodeLink {
  public:
   /// Collective over world (async roles): allocates the window over node, the ranks of world that share
-  /// this rank's memory (world.split_by_node(), or any split of it, which tests use to mimic nodes).
-  NodeLink(const mpi::Communicator& world, mpi::Communicator node, const Topology& topology, std::size_t parameters);
+  /// this rank's memory (world.split_by_node(), or any split of it, which tests use to mimic nodes). packed_words:
+  /// room for a compressed gradient (--compress onebit: the packed words of all shards), 0 without compression.
+  NodeLink(const mpi::Communicator& world, mpi::Communicator node, const Topology& topology, std::size_t parameters,
+           std::size_t packed_words = 0);
 
   /// Worker: its mailbox for server k, or nullptr when server k is on another node.
   [[nodiscard]] Mailbox* mailbox(int shard) const;
@@ -64,6 +67,8 @@ class NodeLink {
   /// Worker: its parameter area (P values, zero at first), where each local server writes its fresh shard
   /// (empty when no server shares the node).
   [[nodiscard]] std::span<float> parameters() const { return parameters_; }
+  /// Worker: its packed gradient in shared memory (packed_words; empty without compression or a local server).
+  [[nodiscard]] std::span<std::uint32_t> packed() const { return packed_; }
   /// Server: its doorbell (nullptr when no worker shares the node).
   [[nodiscard]] Doorbell* own_doorbell() const { return own_doorbell_; }
   /// Server: the workers of its node, in rank order.
@@ -76,6 +81,7 @@ class NodeLink {
   std::vector<Doorbell*> doorbells_;
   std::span<float> gradients_;
   std::span<float> parameters_;
+  std::span<std::uint32_t> packed_;
   Doorbell* own_doorbell_ = nullptr;
   std::vector<LocalWorker> local_workers_;
 };

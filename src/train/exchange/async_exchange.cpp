@@ -2,7 +2,7 @@
 
 #include "ps/shard_columns.hpp"
 #include "ps/worker_client.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {
@@ -34,9 +34,9 @@ namespace {
 class AsyncExchange final : public GradientExchange {
  public:
   AsyncExchange(const mpi::Communicator& world, const ps::Topology& topology, const ps::ShardLayout& layout,
-                const ps::NodeLink* link, std::span<float> parameters, bool pipeline,
-                const AsyncCompression& compression)
-      : client_(world, topology, layout, link, pipeline),
+                ps::Links links, std::span<float> parameters, bool pipeline, const AsyncCompression& compression,
+                const ps::ProtocolSettings& settings)
+      : client_(world, topology, layout, links, pipeline, settings),
         evaluates_(topology.worker_index() == 0),
         pipeline_(pipeline),
         parameters_(parameters),
@@ -137,10 +137,11 @@ class AsyncExchange final : public GradientExchange {
 }  // namespace
 
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout, const ps::NodeLink* link,
+                                                      const ps::ShardLayout& layout, ps::Links links,
                                                       std::span<float> parameters, bool pipeline,
-                                                      const AsyncCompression& compression) {
-  return std::make_unique<AsyncExchange>(world, topology, layout, link, parameters, pipeline, compression);
+                                                      const AsyncCompression& compression,
+                                                      const ps::ProtocolSettings& settings) {
+  return std::make_unique<AsyncExchange>(world, topology, layout, links, parameters, pipeline, compression, settings);
 }
 
 }  // namespace psbench::train

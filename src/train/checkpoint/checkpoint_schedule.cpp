@@ -1,4 +1,4 @@
-#include "train/checkpoint_schedule.hpp"
+#include "train/checkpoint/checkpoint_schedule.hpp"
 
 #include <algorithm>
 #include <cerrno>

@@ -7,7 +7,7 @@
 #include "compress/onebit.hpp"
 #include "mpi/backoff_wait.hpp"
 #include "mpi/call.hpp"
-#include "train/gradient_exchange.hpp"
+#include "train/exchange/gradient_exchange.hpp"
 
 namespace psbench::train {
 namespace {

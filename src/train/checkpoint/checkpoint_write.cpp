@@ -12,8 +12,8 @@
 #include "data/hdf5_attribute.hpp"
 #include "data/hdf5_handle.hpp"
 #include "mpi/call.hpp"
-#include "train/checkpoint_file.hpp"
-#include "train/checkpoint_layout.hpp"
+#include "train/checkpoint/checkpoint_file.hpp"
+#include "train/checkpoint/checkpoint_layout.hpp"
 
 namespace psbench::train {
 namespace {

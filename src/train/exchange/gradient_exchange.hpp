@@ -10,10 +10,11 @@
 #include "compress/column_layout.hpp"
 #include "mpi/communicator.hpp"
 #include "nn/gradient_listener.hpp"
-#include "ps/node_link.hpp"
+#include "ps/protocol_settings.hpp"
 #include "ps/sgd.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
+#include "ps/transport/links.hpp"
 
 namespace psbench::train {
 
@@ -91,14 +92,15 @@ struct AsyncCompression {
   bool error_feedback = true;                       ///< keep the quantization error for the next push
 };
 
-/// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters,
-/// by mailbox to the servers that link puts on this node (when given), by messages to the others. The
-/// first worker receives the final shards into parameters (its model's) when it finishes. With pipeline, a
-/// step's push and pull stay in flight while the worker computes the next step (docs/running.md, "Overlap").
+/// Asynchronous parameter-server exchange: pushes every shard and pulls the fresh shards into parameters, over
+/// each server's transport (links: the node's window, RMA; messages for the others). The first worker receives the
+/// final shards into parameters (its model's) when it finishes. With pipeline, a step's push and pull stay in
+/// flight while the worker computes the next step. settings: the staleness bound, stall timeout and spin budget.
 std::unique_ptr<GradientExchange> make_async_exchange(const mpi::Communicator& world, const ps::Topology& topology,
-                                                      const ps::ShardLayout& layout, const ps::NodeLink* link,
+                                                      const ps::ShardLayout& layout, ps::Links links,
                                                       std::span<float> parameters, bool pipeline,
-                                                      const AsyncCompression& compression = {});
+                                                      const AsyncCompression& compression = {},
+                                                      const ps::ProtocolSettings& settings = {});
 
 /// Synchronous data-parallel exchange over the workers' communicator: non-blocking (persistent, where MPI has
 /// them) allreduces (sum) of the model's gradient vector gradients, which every step must pass, in buckets of
@@ -123,7 +125,7 @@ struct BlockSettings {
 };
 
 /// CNTK's block learners over the workers' communicator, no server: each worker runs local SGD on parameters
-/// (the model's) and, every block of settings.block_samples samples and at each epoch's end (train/block_update.hpp
+/// (the model's) and, every block of settings.block_samples samples and at each epoch's end (train/exchange/block_update.hpp
 /// says how workers agree without a message), the workers synchronise by one allreduce of P floats:
 /// BMUF applies the block-momentum update to the summed deltas and resets the local momentum, averaging replaces
 /// every model by the mean weighted by the samples each trained on. own_samples is this worker's partition;

@@ -1,4 +1,4 @@
-#include "train/persistent_allreduce.hpp"
+#include "train/exchange/persistent_allreduce.hpp"
 
 namespace psbench::train {
 
