@@ -29,6 +29,7 @@ struct ReportFlags {
   std::string calib;
   std::string learners;
   std::string communication;
+  std::string rack;
   std::string platform;
   std::string out;
 };
@@ -74,6 +75,7 @@ std::string typed_command(const ReportFlags& flags) {
   if (!flags.calib.empty()) command += " --calib " + flags.calib;
   if (!flags.learners.empty()) command += " --learners " + flags.learners;
   if (!flags.communication.empty()) command += " --communication " + flags.communication;
+  if (!flags.rack.empty()) command += " --rack " + flags.rack;
   if (!flags.platform.empty()) command += " --platform " + flags.platform;
   return command + " --out " + flags.out;
 }
@@ -84,6 +86,7 @@ std::vector<std::string> module_arguments(const ReportFlags& flags, int error_fd
   if (!flags.calib.empty()) args.insert(args.end(), {"--calib", flags.calib});
   if (!flags.learners.empty()) args.insert(args.end(), {"--learners", flags.learners});
   if (!flags.communication.empty()) args.insert(args.end(), {"--communication", flags.communication});
+  if (!flags.rack.empty()) args.insert(args.end(), {"--rack", flags.rack});
   if (!flags.platform.empty()) args.insert(args.end(), {"--platform", flags.platform});
   args.insert(args.end(), {"--psbench", own_executable().string(), "--command", typed_command(flags), "--error-fd",
                            std::to_string(error_fd)});
@@ -179,6 +182,9 @@ void add_report_command(CLI::App& app) {
   command->add_option("--communication", flags->communication,
                       "folder of runs of CNTK's learners (sync and async with and without --compress onebit, bmuf, "
                       "average) with --eval-every curves: figure 11 and the communication table");
+  command->add_option(
+      "--rack", flags->rack,
+      "folder of a rack sweep (docs/results/measure.sh rack): figure 12, and RQ1 and RQ3 answer from it");
   command->add_option("--platform", flags->platform,
                       "platform of the scale study and the plan, figures 7 and 10 (default: bluewaters)");
   command->add_option("--out", flags->out, "folder for report.md and the figures")->required();

@@ -83,7 +83,7 @@ class ReportTest(unittest.TestCase):
     def assert_drawn(self, out: Path, number: int, stem: str) -> str:
         """report.md's text, after checking that it has figure NUMBER and that STEM.png is at least 1000 x 600."""
         text = (out / "report.md").read_text()
-        self.assertIn(f"### Figure {number}:", text)
+        self.assertIn(f"*Figure {number}:", text)
         width, height = png_size(out / f"{stem}.png")
         self.assertGreaterEqual(width, 1000)
         self.assertGreaterEqual(height, 600)
@@ -120,11 +120,11 @@ class ReportTest(unittest.TestCase):
         done = run_psbench("report", SWEEP, "--learners", folder, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = self.assert_drawn(out, 9, "fig9_learners")
-        table = text[text.index("## Learners: time to 85% test accuracy"):]
+        table = text[text.index("### Learners: time to 85% test accuracy"):]
         self.assertIn("| sync (allreduce) | even | 1.50 s (1.50-1.50, 1/1) |", table)
         self.assertIn("| DC-ASGD λ = 0.04 | even | not reached (0/1) |", table)
         self.assertIn("| SSP s = 4 | one straggler | 4.00 s (4.00-4.00, 1/1) |", table)
-        rq5 = text[text.index("## RQ5"):text.index("## Learners")]
+        rq5 = text[text.index("## RQ5"):text.index("### Learners")]
         self.assertIn("Without a straggler the first to reach 85% was async (unbounded) (0.80 s).", rq5)
         self.assertIn("s = 0 took 6.00 s, s = 4 4.00 s, unbounded async 1.20 s.", rq5)
         self.assertIn("before s = 0 beside a straggler holds", rq5)
@@ -139,7 +139,7 @@ class ReportTest(unittest.TestCase):
         text = self.assert_drawn(out, 10, "fig10_plan")
         start = text.index("## Planning a cluster")
         section = text[start:text.index("\n## ", start)]
-        command = section[section.index("`psbench model plan") + 1:].split("`")[0].split()
+        command = section[section.index("`psbench model plan --calib") + 1:].split("`")[0].split()
         self.assertEqual(command[:4], ["psbench", "model", "plan", "--calib"])
         command[4] = str(TEST_CALIBRATION)
         plan = run_psbench(*command[1:], "--confirm", "0", "--format", "json")
@@ -187,7 +187,7 @@ class ReportTest(unittest.TestCase):
         done = run_psbench("report", SWEEP, "--communication", folder, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = self.assert_drawn(out, 11, "fig11_communication")
-        table = text[text.index("## Communication: bytes and time to 85% test accuracy"):]
+        table = text[text.index("### Communication: bytes and time to 85% test accuracy"):]
         self.assertIn("sync + 1-bit sends 40.0x fewer bytes per sample than sync (allreduce); async + 1-bit sends "
                       "2.0x fewer bytes per sample than async (unbounded); BMUF (block 4096) sends 200.0x fewer", table)
         self.assertIn("| sync (allreduce) | 1,000,000 | 400.0 (400.0-400.0) | 1.00 s (1.00-1.00, 1/1) |", table)
@@ -221,40 +221,57 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
         lines = text.splitlines()
-        self.assertTrue(lines[2].startswith("- Report made by psbench at commit `"), lines[2])
-        self.assertEqual(lines[3], "- CPU: AMD EPYC 7B13; oneDNN ISA: avx2; MPI: Open MPI v4.1.4.")
-        self.assertTrue(lines[4].startswith("- Sweep measured (the manifests' start): "), lines[4])
-        for heading in ("## What this report rests on", "## RQ1", "## RQ2", "## RQ3", "## RQ4", "## RQ5", "## Runs"):
+        self.assertTrue(lines[4].startswith("- Data measured at "), lines[4])
+        self.assertIn("report made at `", lines[4])
+        self.assertTrue(lines[5].startswith("- CPU: AMD EPYC 7B13; MPI: Open MPI v4.1.4; sweep measured "), lines[5])
+        # The findings table, one row per question, within the first 40 lines; no line longer than 400 characters.
+        head = lines[:40]
+        self.assertIn("## Findings", head)
+        for question in range(1, 6):
+            self.assertTrue(any(line.startswith(f"| RQ{question} ") for line in head), head)
+        self.assertEqual([n for n, line in enumerate(lines, 1) if len(line) > 400], [])
+        for heading in ("## What this report rests on", "## RQ1", "## RQ2", "## RQ3", "## RQ4", "## RQ5",
+                        "## Caveats", "## Appendix: runs and benchmarks"):
             self.assertIn(heading, text)
+        self.assertEqual(text.count("**Shared cores.**"), 1)
+        self.assertIn("](runs.csv)", text)
+        runs = (out / "runs.csv").read_text().splitlines()
+        self.assertEqual(runs[0].split(",")[:4], ["set", "file", "dataset", "workers"])
+        self.assertEqual(len(runs) - 1, len(list(SWEEP.glob("w*.json"))))
+        self.assertTrue((out / "bench.csv").exists())
+        facts = json.loads((out / "facts.json").read_text())
+        self.assertIn("validate.mva.total", facts)
+        self.assertIn("**No rack sweep.**", text)
         for number, stem in enumerate(FIGURE_STEMS, start=1):
-            self.assertIn(f"### Figure {number}:", text)
+            self.assertIn(f"*Figure {number}:", text)
             self.assertIn(f"]({stem}.png)", text)
             width, height = png_size(out / f"{stem}.png")
             self.assertGreaterEqual(width, 1000, stem)
             self.assertGreaterEqual(height, 600, stem)
             self.assertIn("<svg", (out / f"{stem}.svg").read_text()[:2000])
         self.assertNotIn("Model unavailable", text)
-        self.assertIn("MAPE ideal", text)
+        self.assertIn("| data | phase | ideal |", text)
         self.assertEqual(sorted(p.name for p in out.iterdir() if p.name.startswith(".")), [])
         self.assert_saturation_curves(out)
 
     def assert_saturation_curves(self, out: Path):
         """Figure 6 draws the real `psbench model saturation` curves and report.md quotes their errors and knees."""
         text = (out / "report.md").read_text()
-        figure6 = text[text.index("### Figure 6:"):text.index("### Figure 7:")]
-        self.assertNotIn("no MVA or simulation curves", figure6)
+        figure6 = text[text.index("*Figure 6:"):]
+        figure6 = figure6[:figure6.index("\n")]
+        self.assertNotIn("no MVA or simulation curves", text)
         model = run_psbench("model", "saturation", "--bench", BENCH / "server_saturation.json", "--format", "json")
         self.assertEqual(model.returncode, 0, model.stderr)
         runs = json.loads(model.stdout)["runs"]
         self.assertEqual(len(runs), 2)
         for run in runs:
-            self.assertIn(f"plateau {run['measured']['plateau_updates_per_s']:.0f} updates/s",
-                          text[text.index("## RQ3"):])
+            rq3 = text[text.index("## RQ3"):text.index("## RQ4")]
+            row = next(line for line in rq3.splitlines()
+                       if line.startswith(f"| {run['inputs']['parameters']:,} | {run['inputs']['servers']} |"))
+            self.assertIn(f"| {run['measured']['plateau_updates_per_s']:.0f} | {run['measured']['knee_clients']} | "
+                          f"{run['knee_bound']:.1f} |", row)
             for curve in run["curves"]:
-                quoted = f"{curve['kind']} {curve['mape_percent']:.1f}% (knee {curve['knee_clients']})"
-                self.assertIn(quoted, figure6)
-                self.assertIn(f"{curve['kind']} MAPE {curve['mape_percent']:.1f}%, knee {curve['knee_clients']}",
-                              text[text.index("## RQ3"):])
+                self.assertIn(f"{curve['mape_percent']:.1f}%, {curve['knee_clients']}", row)
         svg = (out / "fig6_server_saturation.svg").read_text()
         for label in ("MVA model (colour: server count)", "SimGrid simulation (colour: server count)",
                       "knee, measured", "knee, MVA model", "knee, SimGrid simulation"):
@@ -381,9 +398,12 @@ class ReportTest(unittest.TestCase):
         done = run_module(sweep, "--bench", BENCH, "--calib", self.calib, "--psbench", FAKE_MODEL, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
-        quoted = [line for line in text.splitlines() if line.startswith("- total: MAPE ")]
+        header = next(line for line in text.splitlines() if line.startswith("| data | phase | "))
+        kinds = [cell.strip() for cell in header.strip("|").split("|")][2:]
+        quoted = [line for line in text.splitlines() if line.startswith("| ") and "| total |" in line]
         self.assertEqual(len(quoted), 1, text)
-        found = dict(re.findall(r"(ideal|revised|mva|sim) ([0-9.]+)% \(", quoted[0]))
+        cells = [cell.strip() for cell in quoted[0].strip("|").split("|")][2:]
+        found = {kind: re.match(r"([0-9.]+)% \(", cell).group(1) for kind, cell in zip(kinds, cells)}
         self.assertEqual(set(found), set(document["kind_order"]), quoted[0])
         for kind, value in found.items():
             self.assertEqual(value, f"{mape[kind]['total']:.1f}", f"{kind}: report {value}%, validate "
@@ -425,6 +445,34 @@ class ReportTest(unittest.TestCase):
         self.assertIsNotNone(quoted_read, text)
         self.assertEqual(quoted_read.group(1), f"{chosen[0]['measured']['init_io']:.2f}")
 
+    def test_rack_sweep_answers_rq1_and_rq3(self):
+        """With --rack, figure 12 is drawn and RQ1 and RQ3 quote the rack's utilisation and what a second server
+        gives; the caveat "No rack sweep" is gone."""
+        rack = self.scratch / "rack"
+        rack.mkdir()
+        base = json.loads((SWEEP / "w1-s1-sequential.json").read_text())
+        for servers in (1, 2):
+            for workers in (1, 2, 3):
+                run = json.loads(json.dumps(base))
+                run["config"].update(servers=servers)
+                run["env"].update(servers=servers, workers=workers, ranks=servers + workers,
+                                  hosts=[f"n{k}" for k in range(1, servers + workers + 1)])
+                run["server"].update(utilization=min(1.0, 0.4 * workers))
+                run["train"].update(samples_per_s=100.0 * min(workers, 2) * servers)
+                run["per_rank"] = [dict(r, role="server") for r in base["per_rank"][:1]] * servers + [
+                    r for r in base["per_rank"] if r["role"] == "worker"][:1] * workers
+                (rack / f"w{workers}-s{servers}-sequential.json").write_text(json.dumps(run))
+        out = self.scratch / "out"
+        done = run_psbench("report", SWEEP, "--rack", rack, "--out", out)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        text = self.assert_drawn(out, 12, "fig12_rack")
+        rq1 = text[text.index("## RQ1"):text.index("## RQ2")]
+        self.assertIn("sequential I/O, 1 server: utilisation W=1: 0.40, W=2: 0.80, W=3: 1.00", rq1)
+        self.assertIn("2 servers over 1 at W = 3: 2.00x", rq1)
+        rq3 = text[text.index("## RQ3"):text.index("## RQ4")]
+        self.assertIn("one server's utilisation reaches 1.00 (sequential I/O)", rq3)
+        self.assertNotIn("**No rack sweep.**", text)
+
     def test_single_worker_count(self):
         sweep = self.copy_sweep()
         for path in sweep.glob("w1-*.json"):
@@ -434,9 +482,8 @@ class ReportTest(unittest.TestCase):
         done = run_psbench("report", sweep, "--bench", BENCH, "--out", out)
         self.assertEqual(done.returncode, 0, done.stderr)
         text = (out / "report.md").read_text()
-        self.assertIn("## Figures this report cannot draw", text)
         for number in (1, 3, 5):
-            self.assertIn(f"- Figure {number} (", text)
+            self.assertIn(f"*Figure {number} (", text)
             self.assertIn("single worker count", text)
         self.assertTrue((out / "fig2_phase_breakdown.png").exists())
         self.assertTrue((out / "fig4_staleness.png").exists())

@@ -1,18 +1,10 @@
-"""The answers to RQ1-RQ5 (docs/design.md), with numbers from the runs and the model; each names its figures and
-runs and says where this machine limits it."""
+"""The answers to RQ1-RQ5 (docs/design.md) from the runs and the model: each a list of lines under its question.
+What limits the answers on this machine is said once, in the report's caveats (findings.py)."""
 
 from .model import ModelUnavailable
-from .numbers import each, find, percent, predicted, runs_named, seconds
+from .numbers import each, find, percent, predicted, seconds
+from .rack import rack_medians
 from .validation import BAND, QUANTITIES, run_count, validated
-
-
-def _limits(sweep) -> str:
-    run = max(sweep.runs, key=lambda r: r.ranks)
-    hosts = "one host" if run.hosts == 1 else f"{run.hosts} hosts"
-    return (f"**This machine limits the answer:** the runs had {run.cores} cores on {hosts}; every run of more "
-            f"than {run.cores * run.hosts} ranks (W + S) oversubscribed them, up to {run.ranks} ranks ({run.workers} "
-            f"workers + {run.servers} servers), so more workers bring no more compute: training time cannot fall "
-            "as 1/W, and a slowdown past a knee cannot be told apart from core sharing.")
 
 
 def _unmeasured(found) -> str:
@@ -21,7 +13,7 @@ def _unmeasured(found) -> str:
             "none (" + ("; ".join(found.failures) or "no run of the sweep was compared") + ").")
 
 
-def rq1(sweep, curves) -> str:
+def rq1(sweep, curves, rack=None) -> list:
     """Why one server stops scaling, and at how many workers."""
     found = validated(sweep, curves)
     lines = []
@@ -44,17 +36,34 @@ def rq1(sweep, curves) -> str:
         knee = predicted(curves.of(one), "mva", "knee_workers", ws[-1])
         text += f" MVA knee W* = {knee:.1f} on this machine." if knee is not None else " No model knee (no prediction)."
         lines.append(text)
-    runs = runs_named(*[find(sweep, d, "sequential", s) for d in sweep.datasets() for s in (1, 2)])
-    return "\n".join(["## RQ1: why one server stops scaling, and where", "",
-                      "Figures 1 and 3 (measured and modelled), figure 6 (the server alone), figure 7 (to 4096 "
-                      "workers).", ""] + lines + [
-        "", "A single server serves every update in turn: once its utilisation nears 1 (figure 3), more "
-        "workers only queue longer, so training time stops falling at the knee W* ~ 1 + t_fb / t_srv.",
-        "", _limits(sweep) + " The saturation benchmark (figure 6) and the simulation (figure 7) can show the knee; "
-        "these runs cannot separate it from core sharing.", "", f"Runs: {runs}."])
+    lines += rack_lines(rack)
+    return lines + [
+        "", "A single server serves every update in turn: once its utilisation nears 1, more workers only queue "
+        "longer, so training time stops falling at the knee W* ~ 1 + t_fb / t_srv (docs/model.md)."]
 
 
-def rq2(sweep, curves) -> str:
+def rack_lines(rack) -> list:
+    """The rack sweep's medians per I/O mode and server count: utilisation and samples/s against W, and what a
+    second server gives at the largest W both measured."""
+    if rack is None:
+        return []  # the caveats say so, once
+    lines = []
+    link = next((m.link for m in rack.manifests if m.link), None)
+    where = f"{link.get('rate', '?')} links" if link else "shaped links"
+    for io, by_servers in rack_medians(rack).items():
+        for servers, (util, rate) in by_servers.items():
+            lines.append(f"- Rack ({where}, one rank per node), {io} I/O, {servers} server{'s' * (servers > 1)}: "
+                         "utilisation " + ", ".join(f"W={w}: {util[w]:.2f}" for w in util) + "; samples/s "
+                         + ", ".join(f"{rate[w]:.0f}" for w in rate) + ".")
+        common = sorted(set(by_servers.get(1, ({}, {}))[1]) & set(by_servers.get(2, ({}, {}))[1]))
+        if common:
+            w = common[-1]
+            lines.append(f"- Rack, {io} I/O: 2 servers over 1 at W = {w}: "
+                         f"{by_servers[2][1][w] / by_servers[1][1][w]:.2f}x the samples/s.")
+    return lines
+
+
+def rq2(sweep, curves) -> list:
     """How much of the run is initialisation, and how sequential I/O grows."""
     found = validated(sweep, curves)
     lines = []
@@ -68,26 +77,18 @@ def rq2(sweep, curves) -> str:
             if not any(read):
                 lines.append(f"- {dataset}, {series.key.config}: " + _unmeasured(found))
                 continue
-            io = [found.medians(series, w, "init_io_phase") for w in ws]
             share = [found.medians(series, w, "setup_share") for w in ws]
             model = predicted(curves.of(series), "revised", "init_io_s", ws[-1])
             lines.append(f"- {dataset}, {series.key.config}: initial read (slowest wait + read) " + ", ".join(
-                f"W={w}: {each(v, seconds)}" for w, v in zip(ws, read)) + "; init_io phase " + ", ".join(
-                each(v, seconds) for v in io) + f"; set-up share of the run {each(share[0], percent)} at W={ws[0]}, "
+                f"W={w}: {each(v, seconds)}" for w, v in zip(ws, read))
+                + f"; set-up share of the run {each(share[0], percent)} at W={ws[0]}, "
                 f"{each(share[-1], percent)} at W={ws[-1]}; revised model's read at W={ws[-1]}: {seconds(model)}.")
-    runs = runs_named(*[find(sweep, d, io, 1) for d in sweep.datasets() for io in ("sequential", "parallel")])
-    return "\n".join(["## RQ2: how much of the run is initialisation, and how sequential I/O grows", "",
-                      "Figures 2 (phase breakdown) and 5 (initial I/O).", ""] + lines + [
+    return lines + [
         "", "With `--io sequential` every worker reads the whole set after the one before it, so the read grows "
-        "about linearly with W; with `--io parallel` each reads only its partition at once. The read itself comes "
-        "from `load[]`; in results files of format 1, which psbench no longer writes, the init_io phase also held "
-        "the uint8 to float conversion of the partition, which on shared cores can take longer than the read.", "",
-        "**This machine limits the answer:** one local disk and one page cache serve every rank; `--cold-cache` "
-        "drops the file's pages before each read, but parallel readers still share the disk's bandwidth, which "
-        "a parallel file system would multiply.", "", f"Runs: {runs}."])
+        "about linearly with W; with `--io parallel` each reads only its partition at once."]
 
 
-def rq3(sweep, curves, bench, saturation_model) -> str:
+def rq3(sweep, curves, bench, saturation_model, rack=None, utilization=None) -> list:
     """How the single server becomes the bottleneck."""
     found = validated(sweep, curves)
     lines = []
@@ -110,21 +111,17 @@ def rq3(sweep, curves, bench, saturation_model) -> str:
         lines.append(f"- In these runs the single server never saturated: its utilisation was at most "
                      f"{percent(busiest)}. Workers waited for cores, not for the server (pull time in figure 2 "
                      "includes a server that is descheduled on shared cores).")
-    return "\n".join(["## RQ3: how the single server becomes the bottleneck", "",
-                      "Figures 3 (utilisation, updates/s), 4 (staleness) and 6 (saturation benchmark).", ""]
-                     + lines + saturation + [
+    if utilization is not None:
+        lines.append(f"- The MVA model's server utilisation (figure 3's lines) is off the measured medians by "
+                     f"{100 * utilization[0]:.0f} points on average, {100 * utilization[1]:.0f} at most.")
+    if rack is not None:
+        lines.append("- On the rack (figure 12, and RQ1's lines), one server's utilisation reaches "
+                     + ", ".join(f"{max(util.values()):.2f} ({io} I/O)" for io, by_servers in rack_medians(rack).items()
+                                 for servers, (util, _) in by_servers.items() if servers == 1)
+                     + ": the link, not the cores, is the bottleneck there.")
+    return lines + saturation + [
         "", "Utilisation near 1 with updates/s flat in W is saturation: each worker then waits in the server's "
-        "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4).", "",
-        _limits(sweep), "", f"Runs: {runs_named(*[find(sweep, d, 'sequential', 1) for d in sweep.datasets()])}."])
-
-
-def _model_note(model_run: dict | None) -> str:
-    """The saturation model's error and knees for one run, as a sentence (empty without the model)."""
-    if model_run is None:
-        return ""
-    parts = [f"{c['kind']} MAPE {c['mape_percent']:.1f}%, knee {c['knee_clients']}" for c in model_run["curves"]
-             if c.get("mape_percent") is not None]
-    return " Model (figure 6): " + "; ".join(parts) + "." if parts else ""
+        "queue (pull time in figure 2) and its gradients grow stale by about W - 1 versions (figure 4)."]
 
 
 def _saturation_lines(bench, saturation_model) -> list:
@@ -138,49 +135,59 @@ def _saturation_lines(bench, saturation_model) -> list:
         model_runs = []
     if len(model_runs) != len(bench.saturation.runs):
         model_runs = [None] * len(bench.saturation.runs)
-    lines = []
+    lines = ["", "| P | S | D_0 (µs) | cv | Z measured (µs) | plateau (updates/s) | knee measured | N* | "
+             "mva MAPE, knee | sim MAPE, knee |", "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for run, model_run in sorted(zip(bench.saturation.runs, model_runs),
                                  key=lambda pair: (pair[0].parameters, pair[0].think_us, pair[0].servers)):
-        plateau = (f"plateau {model_run['measured']['plateau_updates_per_s']:.0f} updates/s" if model_run
-                   else "plateau n/a (`psbench model saturation` gave none)")
+        plateau = f"{model_run['measured']['plateau_updates_per_s']:.0f}" if model_run else "n/a"
         knee = model_run["measured"]["knee_clients"] if model_run else run.knee_clients
-        lines.append(f"- saturation benchmark, P = {run.parameters:,}, {run.servers} server(s): service time D = "
-                     f"{run.service_us:.0f} µs (cv {run.service_cv:.2f}), think time Z = {run.think_us:.0f} µs; "
-                     f"{plateau} against 1/D = {1e6 / run.service_us:.0f}; knee at {knee} "
-                     f"clients measured, (Z + D) / D = {run.knee_model:.1f}." + _model_note(model_run))
-    return lines
+        bound = f"{model_run['knee_bound']:.1f}" if model_run and model_run.get("knee_bound") else "n/a"
+        kinds = {c["kind"]: c for c in (model_run or {}).get("curves", []) if c.get("mape_percent") is not None}
+        cells = [f"{kinds[k]['mape_percent']:.1f}%, {kinds[k]['knee_clients']}" if k in kinds else "n/a"
+                 for k in ("mva", "sim")]
+        lines.append(f"| {run.parameters:,} | {run.servers} | {run.service_us:.0f} | {run.service_cv:.2f} | "
+                     f"{run.think_measured_us:.0f} | {plateau} | {knee} | {bound} | {cells[0]} | {cells[1]} |")
+    return ["- The saturation benchmark (figure 6): per curve, D_0 (one server's time per update at one client), "
+            "the measured think time, the plateau, the knee (the first client count within 10% of the plateau), the "
+            "model's closed-form N* and each kind's MAPE and knee (`psbench model saturation`)."] + lines + [""]
 
 
-def rq4(sweep, curves) -> str:
+def rq4(sweep, curves) -> list:
     """How well the ideal model predicts, against the revised model: the MAPE `psbench model validate` gives."""
     found = validated(sweep, curves)
-    head = ["## RQ4: the ideal model against the revised model", "", "Figure 8 (predicted against measured).", ""]
     if not found.pairs:
         reason = "; ".join(found.failures + curves.failures) or "no prediction"
-        return "\n".join(head + [f"Not answered: the model gave no prediction for any run ({reason})."])
-    lines = []
+        return [f"Not answered: the model gave no prediction for any run ({reason})."]
+    kinds = [k for k in ("ideal", "revised", "mva", "sim") if any(k in s.mape for s in found.summaries)]
+    lines = [f"MAPE of each kind (in brackets: configurations within ±{100 * BAND:.0f}%):", "",
+             "| data | phase | " + " | ".join(kinds) + " |", "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
     for summary in found.summaries:
-        prefix = f"{summary.group}, " if len(found.summaries) > 1 else ""
         for name, _ in QUANTITIES:
-            parts = [f"{kind} {summary.mape[kind][name]:.1f}% ({summary.within[kind][name]}/"
-                     f"{summary.configurations} within ±{100 * BAND:.0f}%)"
-                     for kind in ("ideal", "revised", "mva", "sim") if kind in summary.mape]
-            lines.append(f"- {prefix}{name}: MAPE " + "; ".join(parts) + ".")
+            cells = [f"{summary.mape[k][name]:.1f}% ({summary.within[k][name]}/{summary.configurations})"
+                     if k in summary.mape else "n/a" for k in kinds]
+            lines.append(f"| {summary.datasets[0]} | {name} | " + " | ".join(cells) + " |")
     configurations = sum(s.configurations for s in found.summaries)
-    return "\n".join(head + lines + ["", f"Over {configurations} configurations, each the median of its runs "
-                                         f"({run_count(found.pairs)} runs), as `psbench model validate` groups "
-                                         "and compares them. " + _limits(sweep)])
+    return lines + ["", f"Over {configurations} configurations, each the median of its runs "
+                        f"({run_count(found.pairs)} runs), as `psbench model validate` groups and compares them."]
 
 
-def rq5(sweep, curves) -> str:
+def rq5(sweep, curves) -> list:
     """Where the remaining gaps between theory and the real system are."""
     found = sorted(validated(sweep, curves).pairs, key=lambda p: -abs(p.error))
-    head = ["## RQ5: the remaining gaps", "", "Figures 8 and 1.", ""]
     if not found:
-        return "\n".join(head + ["Not answered without the model's predictions (see above)."])
-    worst = [f"- {p.run.label}, {p.kind}, {p.quantity}: measured {seconds(p.measured)}, predicted "
-             f"{seconds(p.predicted)} ({100 * p.error:+.0f}%)" for p in found[:5]]
-    return "\n".join(head + ["The five largest relative errors:"] + worst + [
+        return ["Not answered without the model's predictions (see above)."]
+    worst, seen = [], set()
+    for pair in found:
+        key = (pair.run.path, pair.quantity)
+        if key in seen:
+            continue
+        seen.add(key)
+        kinds = [p.kind for p in found if (p.run.path, p.quantity) == key and abs(p.error) >= 0.5 * abs(pair.error)]
+        worst.append(f"- {pair.run.path.parent.name}/{pair.run.label}, {pair.quantity}: measured "
+                     f"{seconds(pair.measured)}, {pair.kind} predicted {seconds(pair.predicted)} "
+                     f"({100 * pair.error:+.0f}%; off by half as much or more: {', '.join(kinds)})")
+        if len(worst) == 3:
+            break
+    return ["The three configurations with the largest relative errors:"] + worst + [
         "", "What the closed forms leave out here: core sharing between ranks when they outnumber the cores, the "
-        "page cache and one disk shared by every reader, and the variability of service times.", "",
-        _limits(sweep)])
+        "page cache and one disk shared by every reader, and the variability of service times."]

@@ -42,8 +42,9 @@ class SaturationRun:
 
     servers: int
     parameters: int
-    think_us: float
-    service_us: float
+    think_us: float  # the think time asked for
+    think_measured_us: float  # the think time the clients slept (the one the models use)
+    service_us: float  # D_0: one server's time per update at k = 1
     service_cv: float
     knee_clients: int
     knee_model: float
@@ -144,7 +145,10 @@ def _saturation_run(entry: dict, path: Path) -> SaturationRun:
         raise ReportError(f"benchmark file '{path}': a run has no points")
     return SaturationRun(
         servers=field(entry, "servers", int, path, what), parameters=field(entry, "parameters", int, path, what),
-        think_us=field(entry, "think_us", float, path, what), service_us=field(entry, "service_us", float, path, what),
+        think_us=field(entry, "think_us", float, path, what),
+        think_measured_us=optional_field(entry, "think_measured_us", float, path, what) or field(
+            entry, "think_us", float, path, what),
+        service_us=field(entry, "service_us", float, path, what),
         service_cv=field(entry, "service_cv", float, path, what),
         knee_clients=field(entry, "knee_clients", int, path, what),
         knee_model=field(entry, "knee_model", float, path, what), points=tuple(sorted(points)))

@@ -14,15 +14,16 @@ from .bench import load_bench
 from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
 from .learners import load_learners
+from .manifest import bench_manifest
 from .model import ModelClient, SaturationModel, calibrate
 from .plan_study import plan_study
 from .predictions import Curves
 from .report_md import write_report
 from .sweep import load_sweep
 
-#: Figures 1-11, in order (modules of this package, each with a draw(context)).
+#: Figures 1-12, in order (modules of this package, each with a draw(context)).
 FIGURES = ("fig_times", "fig_phases", "fig_server", "fig_staleness", "fig_io", "fig_saturation", "fig_scale",
-           "fig_validation", "fig_learners", "fig_plan", "fig_communication")
+           "fig_validation", "fig_learners", "fig_plan", "fig_communication", "fig_rack")
 #: The calibration the report fits from the bench files when no --calib is given (kept beside report.md).
 CALIBRATION_NAME = "calib.json"
 #: The platform of figure 7 when --platform is not given.
@@ -43,6 +44,8 @@ def parse_arguments(argv: list) -> argparse.Namespace:
     parser.add_argument("--learners", type=Path, help="folder of learner runs with test-accuracy curves (figure 9)")
     parser.add_argument("--communication", type=Path,
                         help="folder of runs of CNTK's learners with test-accuracy curves and bytes sent (figure 11)")
+    parser.add_argument("--rack", type=Path,
+                        help="folder of a rack sweep's results files and manifest (figure 12; RQ1 and RQ3)")
     parser.add_argument("--platform", default=DEFAULT_PLATFORM,
                         help="platform of the scale study and the plan (figures 7 and 10)")
     parser.add_argument("--out", type=Path, required=True, help="folder for report.md and the figures")
@@ -74,6 +77,7 @@ def run(arguments: argparse.Namespace) -> Path:
     if arguments.out.exists() and not arguments.out.is_dir():
         raise ReportError(f"--out '{arguments.out}' exists and is not a folder")
     sweep = load_sweep(arguments.sweep)
+    rack = load_sweep(arguments.rack) if arguments.rack is not None else None
     bench = load_bench(arguments.bench)
     learners = load_learners(arguments.learners)
     communication = load_learners(arguments.communication, "communication")
@@ -91,7 +95,8 @@ def run(arguments: argparse.Namespace) -> Path:
         client = ModelClient(arguments.psbench, calib, calib_failure)
         curves = Curves(client, sweep, arguments.platform, described)
         context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench), learners,
-                          plan_study(client, sweep, arguments.platform), communication)
+                          plan_study(client, sweep, arguments.platform), communication, rack,
+                          bench_manifest(arguments.bench))
         results = [module.draw(context) for module in modules]
         write_report(context, results, command)
         _move_into(staging, arguments.out)

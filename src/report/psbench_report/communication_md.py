@@ -34,22 +34,18 @@ def communication_table(runs: LearnerSet | None) -> list:
     groups = runs.groups(False)
     ratios = [r for r in (_fewer(groups, "sync1bit", "sync"), _fewer(groups, "async1bit", "async"),
                           _fewer(groups, "bmuf", "sync"), _fewer(groups, "average", "sync")) if r]
-    lines = [f"## Communication: bytes and time to {aim} test accuracy", "",
+    lines = [f"### Communication: bytes and time to {aim} test accuracy", "",
              f"From `{runs.folder}` (figure 11{measured_at(runs)}): CNTK's learners on one trainer, W = "
-             f"{runs.runs[0].workers} workers. Bytes are what the first worker handed to MPI "
-             "(`per_rank[].worker.exchange.bytes_sent`; for an allreduce, what a ring allreduce moves), per sample "
-             "and, pro rata of its samples, up to the first evaluation at or above the target; medians over the runs "
-             "with their range. An evaluation of BMUF or averaging within a block sees the combined model a "
-             "synchronisation there would give (the model the run would deliver), not a worker's local one; the "
-             "bytes of that combination are the evaluation's, not counted."
-             + (" " + "; ".join(ratios) + "." if ratios else ""), "",
+             f"{runs.runs[0].workers} workers: the bytes the first worker handed to MPI (an allreduce counted as a "
+             "ring moves it) per sample and up to the target, medians and ranges. A measurement of its own: a "
+             "learner in both tables differs by the run-to-run spread." + (" " + "; ".join(ratios) + "." if ratios
+                                                                          else ""), "",
              f"| learner | bytes sent per sample | MB sent to {aim} | time to {aim} (s) | final test accuracy | "
-             "samples/s | runs |", "| --- | --- | --- | --- | --- | --- | --- |"]
+             "samples/s |", "| --- | --- | --- | --- | --- | --- |"]
     for learner, group in groups:
         per_sample = [r.bytes_per_sample for r in group if r.bytes_per_sample is not None]
         lines.append(f"| {learner.label} | {f'{median(per_sample):,.0f}' if per_sample else 'n/a'} | "
                      f"{_megabytes([r.bytes_to_target() for r in group])} | {target_times(group).text} | "
                      f"{100 * median(r.test_accuracy for r in group):.2f}% | "
-                     f"{median(r.samples_per_s for r in group):.0f} | "
-                     + ", ".join(f"`{r.path.name}`" for r in group) + " |")
+                     f"{median(r.samples_per_s for r in group):.0f} |")
     return lines + [""]

@@ -48,9 +48,7 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, ncol=3)
     figure.suptitle(f"Test accuracy against communication and time, W = {runs.runs[0].workers} (measured runs)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Test accuracy during training of the model each run would deliver at that point (the first "
-                      "worker's parameters; between block synchronisations the combined model), one line per run (all "
-                      "repetitions drawn), against the megabytes that worker had handed to MPI (log scale; for an "
-                      "allreduce, what a ring allreduce moves) and against training time; the dotted line is the "
-                      "target. The table \"Communication\" quotes each learner's bytes per sample and to the target.")
+    result.caption = ("Test accuracy of the model each run would deliver, one line per run, against the megabytes "
+                      "the first worker handed to MPI (log scale) and against training time; the dotted line is the "
+                      "target.")
     return result

@@ -54,10 +54,7 @@ def draw(context: Context) -> FigureResult:
         axis.legend(loc="upper left", fontsize=6.5)
     figure.suptitle("Initial read of the training set (measured: markers; model: lines, one colour per I/O mode)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("The initial read as the slowest worker saw it (`load[]`: its wait for its turn plus its own "
-                      "read, as `psbench model validate` measures it): with sequential I/O each worker reads the "
-                      "whole set after the one before it, with "
-                      "parallel I/O all read their partitions in one collective read. The model's line is its "
-                      "init_io_s. Format 1's init_io phase also holds the uint8 to float conversion, so it is not "
-                      "used here (the runs table lists it).")
+    result.caption = ("The initial read as the slowest worker saw it (its wait for its turn plus its read, as "
+                      "`psbench model validate` measures it), sequential against parallel I/O; lines: the model's "
+                      "init_io_s.")
     return result

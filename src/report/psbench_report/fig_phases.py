@@ -58,7 +58,6 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, "bottom", ncol=3)
     figure.suptitle("Mean worker time by phase (measured; each bar is one run, the median where repeated)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Each bar stacks the phases of docs/design.md averaged over a run's workers: init_io (in results "
-                      "format 1 the read and the float conversion), the rest of set-up, compute, push, pull (which "
-                      "includes waiting for the server) and the rest of the training loop.")
+    result.caption = ("The phases of docs/design.md averaged over a run's workers: init_io, the rest of set-up, "
+                      "compute, push, pull (which includes waiting for the server) and the rest of the loop.")
     return result

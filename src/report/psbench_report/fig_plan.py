@@ -2,7 +2,14 @@
 recommendation's I/O mode and ranks per node, with the recommendation and the fastest configuration marked."""
 
 from .figure import Context, FigureResult
-from .style import COLOURS, figure_legend, new_figure, proxy_line, save, worker_axis
+from .style import figure_legend, new_figure, proxy_line, save, worker_axis
+
+
+def _colour(index: int, count: int) -> str:
+    """A colour of its own for each server count: viridis, evenly spaced (a plan may list a dozen counts)."""
+    from matplotlib import colormaps
+    rgb = colormaps["viridis"](index / max(1, count - 1) * 0.9)
+    return "#" + "".join(f"{round(255 * c):02x}" for c in rgb[:3])
 
 
 def _label(point: dict) -> str:
@@ -22,7 +29,8 @@ def draw(context: Context) -> FigureResult:
     axis = axes[0][0]
     handles, labels = [], []
     for index, (servers, points) in enumerate(sorted(surface.items())):
-        style = {"color": COLOURS[index % len(COLOURS)], "linestyle": ("-", "--", "-.", ":")[index // len(COLOURS) % 4]}
+        style = {"color": _colour(index, len(surface)), "linestyle": ("-", "--", "-.", ":")[index % 4],
+                 "marker": "os^Dv"[index % 5], "markersize": 3}
         axis.plot([w for w, _ in points], [t for _, t in points], **style)
         handles.append(proxy_line(**style))
         labels.append(f"S = {servers}")
@@ -31,7 +39,7 @@ def draw(context: Context) -> FigureResult:
     if (fastest["workers"], fastest["servers"], fastest["io"]) != (best["workers"], best["servers"], best["io"]):
         marks.append((fastest, "D", "fastest"))
     for index, (point, marker, name) in enumerate(marks):
-        style = {"marker": marker, "color": COLOURS[2 + 3 * index], "markersize": 12 - 4 * index,
+        style = {"marker": marker, "color": ("#D55E00", "#CC79A7")[index], "markersize": 12 - 4 * index,
                  "markeredgecolor": "black", "linestyle": "none"}
         axis.plot([point["workers"]], [point["mva"]["total_s"]], **style)
         handles.append(proxy_line(**style))
@@ -47,9 +55,7 @@ def draw(context: Context) -> FigureResult:
                     fontsize=9)
     result.files = save(figure, context.out, result.stem)
     result.caption = ("`psbench model plan`'s predicted total time (MVA) of every worker count it searched, one line "
-                      "per server count, at the recommendation's I/O mode and ranks per node, within the node "
-                      "budget. The star is its recommendation: the fewest nodes within "
-                      f"{100 * study.plan['tolerance']:.0f}% of the fastest configuration of its whole grid (which "
-                      "also varies the I/O mode and ranks per node); a diamond marks that fastest where it differs. "
-                      "Nothing here was measured.")
+                      "per server count, at the recommendation's I/O mode and ranks per node; the star is the "
+                      f"recommendation (the fewest nodes within {100 * study.plan['tolerance']:.0f}% of the "
+                      "fastest), a diamond the fastest. Nothing here was measured.")
     return result

@@ -43,9 +43,9 @@ def _panel(axis, runs: list, clients: list) -> None:
     axis.set_ylabel("full pushes applied (updates/s)")
     axis.set_ylim(bottom=0)
     first = runs[0][0]
-    services = ", ".join(f"D = {r.service_us / 1000:.2f} ms (S={r.servers})"
+    services = ", ".join(f"D_0 = {r.service_us / 1000:.2f} ms, Z = {r.think_measured_us / 1000:.2f} ms (S={r.servers})"
                          for r, _ in sorted(runs, key=lambda pair: pair[0].servers))
-    axis.set_title(f"P = {first.parameters:,}, Z = {first.think_us / 1000:.1f} ms\n{services}", fontsize=8)
+    axis.set_title(f"P = {first.parameters:,}\n{services}", fontsize=8)
 
 
 def _legend(figure, servers: list, kinds: list) -> None:
@@ -77,23 +77,9 @@ def _model_runs(context: Context, saturation, result: FigureResult) -> list:
     return runs
 
 
-def _caption(pairs: list) -> str:
-    parts = []
-    for run, model_run in pairs:
-        if model_run is None:
-            continue
-        curves = _curves_of(model_run)
-        errors = "; ".join(f"{kind} {curves[kind][2]:.1f}% (knee {curves[kind][1]})" for kind in _KINDS
-                           if kind in curves and curves[kind][2] is not None)
-        parts.append(f"P = {run.parameters:,}, Z = {run.think_us / 1000:.1f} ms, S = {run.servers}: {errors}, "
-                     f"knee measured {model_run['measured']['knee_clients']}")
-    text = ("Each client sleeps the think time Z in place of forward and backward and then pushes; colour is the "
-            "server count, markers the measurement, lines the models (`psbench model saturation`, inputs from each "
-            "run's k = 1 point: Z, D and its cv, the client's overhead; cores from the file). Knees: the first k "
-            "within 10% of the plateau, the benchmark's rule, on each curve.")
-    if parts:
-        text += " Mean absolute percentage error of updates/s over k, per run: " + " | ".join(parts) + "."
-    return text
+def _caption() -> str:
+    return ("Clients sleep the think time Z in place of forward and backward; markers: measured, lines: "
+            "`psbench model saturation` from each run's k = 1 point; knees: the first k within 10% of the plateau.")
 
 
 def draw(context: Context) -> FigureResult:
@@ -117,5 +103,5 @@ def draw(context: Context) -> FigureResult:
     _legend(figure, sorted({r.servers for r in saturation.runs}), kinds)
     figure.suptitle(f"bench_server_saturation ({saturation.note or 'compute emulated'})", fontsize=9)
     result.files = save(figure, context.out, result.stem)
-    result.caption = _caption(pairs)
+    result.caption = _caption()
     return result

@@ -75,7 +75,7 @@ def draw(context: Context) -> FigureResult:
     missing = [c.label for c in SCALE_CASES if not context.curves.scale(c)]
     if missing:
         result.gaps.append(f"no prediction for: {', '.join(missing)}")
-    result.caption = ("Predicted total time and speed-up from 1 to 4096 workers, one rank per node (the simulation to "
-                      f"{SIM_SCALE_MAX} workers): line style is the model kind, colour the server count and I/O mode; "
-                      "the hollow marker is the MVA model's knee W*. Nothing here was measured.")
+    result.caption = ("Predicted total time and speed-up to 4096 workers, one rank per node (the simulation to "
+                      f"{SIM_SCALE_MAX}): line style the kind, colour the server count and I/O mode, hollow marker the "
+                      "MVA knee. Nothing here was measured.")
     return result

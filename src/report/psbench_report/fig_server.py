@@ -52,8 +52,6 @@ def draw(context: Context) -> FigureResult:
     figure_legend(figure, handles, labels, "bottom", ncol=2)
     figure.suptitle("Servers: measured (markers) and queueing model (lines)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Utilisation is the servers' summed service time over their summed serve time. Full pushes/s "
-                      "counts worker steps applied (server.updates_per_s / S: each step updates all S shards) per "
-                      "second of the longest server. Lines: the MVA model and the SimGrid simulation for each server "
-                      "count (sequential-I/O request).")
+    result.caption = ("Utilisation: the servers' summed service time over their serve time; full pushes/s: worker "
+                      "steps applied per second. Lines: the MVA model and the simulation per server count.")
     return result

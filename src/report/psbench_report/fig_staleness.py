@@ -44,7 +44,6 @@ def draw(context: Context) -> FigureResult:
         axis.legend(loc="upper right", title="measured runs (markers)")
     figure.suptitle("Staleness of each applied gradient (measured histogram, lines only join a run's points)")
     result.files = save(figure, context.out, result.stem)
-    result.caption = ("Fraction of updates whose gradient was computed k server versions ago, one marker series per "
-                      "worker count; with W workers and one server the mean is about W - 1 when the server is "
-                      "the bottleneck.")
+    result.caption = ("Fraction of updates whose gradient was k server versions old, per worker count; with one server "
+                      "the mean is about W - 1.")
     return result

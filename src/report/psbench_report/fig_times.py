@@ -64,7 +64,6 @@ def draw(context: Context) -> FigureResult:
     figure.suptitle(f"Measured (markers) and model (lines): {config.config}, batch {config.batch}, "
                     f"{config.epochs} epoch(s)", fontsize=9)
     result.files = save(figure, context.out, result.stem)
-    result.caption = (f"Total time, initial read (slowest worker's wait + read) and training time against workers W, "
-                      f"{config.config}: measured "
-                      "runs as markers, the model's kinds as lines (kinds whose curves coincide share one line).")
+    result.caption = (f"Total time, initial read and training time against W, {config.config}: runs as markers, the "
+                      "model's kinds as lines.")
     return result

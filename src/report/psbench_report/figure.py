@@ -23,6 +23,8 @@ class Context:
     learners: LearnerSet | None = None  # `--learners DIR` for figure 9
     plan: PlanStudy | None = None  # `psbench model plan` for figure 10
     communication: LearnerSet | None = None  # `--communication DIR` for figure 11
+    rack: Sweep | None = None  # `--rack DIR` for figure 12, RQ1 and RQ3
+    bench_manifest: object = None  # the bench step's manifest (manifest.bench_manifest), for its load
 
 
 @dataclass

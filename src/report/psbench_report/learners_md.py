@@ -24,19 +24,16 @@ def learners_table(learners: LearnerSet | None) -> list:
         return []
     target = learners.target()
     aim = f"{100 * target:g}%" if target is not None else "the target"
-    lines = [f"## Learners: time to {aim} test accuracy", "",
+    lines = [f"### Learners: time to {aim} test accuracy", "",
              f"From `{learners.folder}` (figure 9{measured_at(learners)}): W = {learners.runs[0].workers} workers; "
-             "medians over the runs, "
-             "the time to the target over the runs that reached it. The final accuracy of a run stopped at the "
-             "target is the accuracy it stopped at.", "",
-             f"| learner | pace | time to {aim} (s) | final test accuracy | samples/s | staleness max | runs |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             "medians over the runs; the time to the target over the runs that reached it.", "",
+             f"| learner | pace | time to {aim} (s) | final test accuracy | samples/s | staleness max |",
+             "| --- | --- | --- | --- | --- | --- |"]
     for slowed in (False, True):
         for learner, runs in learners.groups(slowed):
             lines.append(f"| {learner.label} | {_pace(slowed)} | {target_times(runs).text} | "
                          f"{100 * median(r.test_accuracy for r in runs):.2f}% | "
-                         f"{median(r.samples_per_s for r in runs):.0f} | {max(r.staleness_max for r in runs)} | "
-                         + ", ".join(f"`{r.path.name}`" for r in runs) + " |")
+                         f"{median(r.samples_per_s for r in runs):.0f} | {max(r.staleness_max for r in runs)} |")
     return lines + [""]
 
 

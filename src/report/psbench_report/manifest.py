@@ -31,16 +31,18 @@ class Manifest:
     runs: tuple
     started: str | None = None  # when the job began, UTC, ISO 8601
     git_commit: str | None = None  # the commit of the psbench that ran the sweep
+    other_cpu_share: float | None = None  # share of the machine's CPU time other processes took meanwhile
+    under_load: bool = False  # measured with other_cpu_share above the limit, by explicit override
 
     def failed_runs(self) -> list:
         """Runs that exited non-zero (their results files may be absent)."""
         return [run for run in self.runs if run.exit_code != 0]
 
 
-def load_manifest(folder: Path) -> Manifest | None:
-    """The folder's manifest.json, or None when there is none; a run it names whose command succeeded
+def load_manifest(folder: Path, name: str = MANIFEST_NAME) -> Manifest | None:
+    """The folder's manifest.json (or NAME), or None when there is none; a run it names whose command succeeded
     but whose results file is missing is a ReportError naming that file."""
-    path = folder / MANIFEST_NAME
+    path = folder / name
     if not path.exists():
         return None
     document = read_json(path, WHAT)
@@ -69,4 +71,24 @@ def load_manifest(folder: Path) -> Manifest | None:
         runs=tuple(runs),
         started=optional_field(document, "started", str, path, WHAT),
         git_commit=optional_field(document, "git_commit", str, path, WHAT),
+        other_cpu_share=_share(document, path),
+        under_load=bool(optional_field(document, "under_load", bool, path, WHAT)),
     )
+
+
+def bench_manifest(bench_folder: Path | None) -> Manifest | None:
+    """The bench step's manifest beside its folder (FOLDER.manifest.json, as docs/results/measure.sh writes it:
+    inside the folder `psbench model calibrate` would read it as a bench file), or None."""
+    if bench_folder is None:
+        return None
+    return load_manifest(bench_folder.parent, bench_folder.name + ".manifest.json")
+
+
+def _share(document: dict, path: Path) -> float | None:
+    """other_cpu_share as a float (JSON may hold 0 as an integer), or None when the manifest has none."""
+    value = document.get("other_cpu_share")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ReportError(f"{WHAT} '{path}': other_cpu_share is not a number")
+    return float(value)

@@ -13,7 +13,7 @@ def _configuration(point: dict) -> str:
 
 def plan_section(study) -> list:
     """The section's lines: the recommendation, the study's set-up beside it, and each one's bottleneck."""
-    head = ["## Planning a cluster", "", "Figure 10.", ""]
+    head = []
     if study is None or study.plan is None:
         return head + [f"Not answered: the model gave no plan ({study.failure if study else 'not asked'}).", ""]
     inputs, best, setup = study.plan["inputs"], study.recommendation, study.plan["study"]

@@ -83,7 +83,7 @@ def scale_requests(workload: Series, case: ScaleCase, platform: str) -> list:
 class Curves:
     """The model's predictions the figures draw, fetched once; None where the model gave none."""
 
-    def __init__(self, client: ModelClient, sweep: Sweep, platform: str, calibration: str | None):
+    def __init__(self, client: ModelClient, sweep: Sweep, platform: str, calibration: str | None, scale: bool = True):
         self.client_ = client
         self.platform = platform
         self.calibration = calibration
@@ -91,7 +91,7 @@ class Curves:
         self.by_series_ = {key: self._fetch(lambda s=s: series_request(s)) for key, s in sweep.series.items()}
         self.workload = reference_series(sweep)
         self.scale_ = {case: self._fetch_all(lambda c=case: scale_requests(self.workload, c, platform))
-                       for case in SCALE_CASES}
+                       for case in SCALE_CASES} if scale else {}
 
     def _fetch_all(self, make_requests):
         """The predictions of several requests together; None when none of them gave any."""

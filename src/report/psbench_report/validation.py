@@ -38,6 +38,7 @@ class Summary:
     """Validate's figures over one group of configurations (one sample shape): MAPE and count within the band."""
 
     group: str
+    datasets: tuple
     configurations: int
     runs: int
     mape: dict  # kind -> quantity -> percent
@@ -123,8 +124,8 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
                                       float(phases[phase]), float(configuration["error_percent"][kind][phase]) / 100))
         over = document["over_configurations"]
         summaries.append(Summary(
-            f"{', '.join(datasets)} (input {shape}, {classes} classes)", len(document["configurations"]),
-            len(document["runs"]),
+            f"{', '.join(datasets)} (input {shape}, {classes} classes)", tuple(datasets),
+            len(document["configurations"]), len(document["runs"]),
             {kind: {name: over["mape_percent"][kind][phase] for name, phase in names.items()}
              for kind in over["mape_percent"]},
             {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
