@@ -7,7 +7,7 @@
 
 #include "perf/calibration.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 #include "train/train_options.hpp"
 
 namespace psbench::cli {

@@ -5,7 +5,7 @@
 #include "perf/calibration.hpp"
 #include "perf/prediction.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 namespace psbench::perf {
 

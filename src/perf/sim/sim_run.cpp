@@ -1,4 +1,4 @@
-#include "perf/sim_run.hpp"
+#include "perf/sim/sim_run.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "perf/sim_platform.hpp"
-#include "perf/sim_shared_cpu.hpp"
+#include "perf/sim/sim_platform.hpp"
+#include "perf/sim/sim_shared_cpu.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;

@@ -1,4 +1,4 @@
-#include "perf/saturation_sim.hpp"
+#include "perf/saturation/saturation_sim.hpp"
 
 #include <algorithm>
 #include <cmath>

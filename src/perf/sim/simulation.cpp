@@ -1,11 +1,11 @@
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 #include <algorithm>
 
 #include "common/error.hpp"
 #include "perf/closed_forms.hpp"
 #include "perf/forked_run.hpp"
-#include "perf/sim_run.hpp"
+#include "perf/sim/sim_run.hpp"
 
 namespace psbench::perf {
 namespace {
