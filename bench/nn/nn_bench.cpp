@@ -1,5 +1,6 @@
-// Forward+backward per minibatch of the two models, beside oneDNN's matmul at the MLP's largest layer shape
-// (its limit), all on one thread. See docs/nn.md for the command and the figures.
+// Forward+backward per minibatch of the two models, and the forward pass of the final evaluation (128 test samples
+// per call, as train's evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape (its limit), all on one
+// thread. See docs/nn.md for the command and the figures.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -8,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "serial_main.hpp"
 #include "nn/model.hpp"
+#include "serial_main.hpp"
 
 namespace {
 
@@ -41,6 +42,24 @@ void train_step(benchmark::State& state, const std::string& spec) {
 
 void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
 void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
+
+// One call of Model::evaluate on a chunk of range(0) samples: what the final evaluation repeats per 128 test samples.
+void evaluate_chunk(benchmark::State& state, const std::string& spec) {
+  const int chunk = static_cast<int>(state.range(0));
+  psbench::nn::Model model(spec, kInput, kClasses, chunk, 1, kThreads);
+  std::vector<float> images(static_cast<std::size_t>(chunk) * 28 * 28);
+  fill_uniform(images, 4);
+  std::vector<std::int32_t> labels(static_cast<std::size_t>(chunk));
+  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % kClasses);
+  const auto count = static_cast<std::size_t>(chunk);
+  (void)model.evaluate(images.data(), labels.data(), count);  // first touch of the evaluation pass's buffers
+  for (auto _ : state) benchmark::DoNotOptimize(model.evaluate(images.data(), labels.data(), count));
+  state.counters["samples/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * chunk, benchmark::Counter::kIsRate);
+}
+
+void BM_EvaluateMlp(benchmark::State& state) { evaluate_chunk(state, "mlp:512,256"); }
+void BM_EvaluateCnn(benchmark::State& state) { evaluate_chunk(state, "cnn"); }
 
 /// dst[M x N] = src[M x K] * weights[K x N], plain row-major: the MLP's first layer at batch M as one matmul.
 void BM_OneDnnMatmul(benchmark::State& state) {
@@ -78,8 +97,8 @@ void BM_OneDnnMatmul(benchmark::State& state) {
 
 BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateMlp)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateCnn)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
 
-int main(int argc, char** argv) {
-  return psbench::bench::serial_benchmark_main(argc, argv);
-}
+int main(int argc, char** argv) { return psbench::bench::serial_benchmark_main(argc, argv); }

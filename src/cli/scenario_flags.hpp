@@ -21,6 +21,7 @@ struct ScenarioFlags {
   std::string input = "1,28,28";           ///< --input C,H,W
   std::string sim_times = "calibrated";    ///< --sim-times
   std::uint64_t seed = 1;                  ///< --seed
+  int interval_samples = 20;               ///< --interval-samples
   std::string out;                         ///< --out, empty for stdout
   train::Mode mode = train::Mode::kAsync;  ///< --mode, as train spells it (local excepted)
   train::Compression compress = train::Compression::kNone;  ///< --compress

@@ -13,6 +13,9 @@ namespace {
 
 double ceil_div(double a, double b) { return std::ceil(a / b); }
 
+// Test samples per evaluation call: train's evaluate_on normalises and evaluates 128 at a time.
+constexpr int kEvaluationChunk = 128;
+
 void check_counts(const Scenario& scenario, int workers, int servers) {
   if (workers < 1) throw UserError("worker count " + std::to_string(workers) + " is below 1");
   if (scenario.learner == Learner::kAsync && servers < 1)
@@ -121,6 +124,18 @@ double setup_seconds(const Calibration& calibration, const StepCosts& costs) {
   return calibration.setup_s.value * setup_stretch(node_workers / costs.cores_per_node);
 }
 
+// The final evaluation (train's evaluate_on after phases.total): the first worker reads the test split as a first
+// reader does (t_open + bytes / B_seq) and evaluates it in calls of kEvaluationChunk samples.
+double evaluation_seconds(const Calibration& calibration, const Scenario& scenario, const ModelShape& shape,
+                          const StepCosts& costs) {
+  const double test = static_cast<double>(scenario.test_samples);
+  if (test <= 0.0) return 0.0;
+  const double read = costs.read_open_s + test * scenario.sample_bytes / costs.disk_sequential_Bps;
+  const double calls = std::ceil(test / kEvaluationChunk);
+  const double chunk = std::min(test, static_cast<double>(kEvaluationChunk));
+  return read + calls * evaluate_seconds(calibration, scenario.model, shape.flops_per_sample, static_cast<int>(chunk));
+}
+
 }  // namespace
 
 double setup_stretch(double workers_per_core) { return std::max(1.0, workers_per_core); }
@@ -151,7 +166,10 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   place(scenario, costs);
   const ModelShape shape = model_shape(scenario.model, scenario.input);
   costs.parameter_bytes = shape.parameter_bytes();
-  costs.compute_s = compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
+  costs.core_sharing =
+      core_sharing_stretch(calibration, static_cast<double>(costs.node_workers()) / costs.cores_per_node);
+  costs.compute_s =
+      costs.core_sharing * compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
   costs.compute_cv = calibration.compute_cv.value;
   costs.service_cv = calibration.service_cv.value;
   if (scenario.learner == Learner::kAsync) exchange_costs(calibration, scenario, shape, costs);
@@ -162,6 +180,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   costs.staleness = scenario.staleness;
   io_costs(calibration, scenario, costs);
   costs.setup_s = setup_seconds(calibration, costs);
+  costs.evaluation_s = evaluation_seconds(calibration, scenario, shape, costs);
   return costs;
 }
 

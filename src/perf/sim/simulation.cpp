@@ -33,6 +33,7 @@ Prediction simulate(const StepCosts& costs, const Scenario& scenario, const SimO
   p.init_io_s = m.init_io_s;
   p.compute_s = m.compute_s;
   p.total_s = costs.setup_s + m.init_io_s + m.compute_s;
+  p.evaluation_s = costs.evaluation_s;
   p.updates_per_s = m.compute_s > 0.0 ? m.updates / m.compute_s : 0.0;
   p.samples_per_s = m.compute_s > 0.0 ? costs.training_samples / m.compute_s : 0.0;
   p.server_utilization = m.compute_s > 0.0 ? m.server_busy_s / (m.compute_s * costs.servers) : 0.0;

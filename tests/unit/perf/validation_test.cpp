@@ -43,6 +43,7 @@ results::ResultsFile repetition(const std::string& out, double scale) {
   run.phases[Phase::kInitTotal] = 1.0;
   run.phases[Phase::kTotal] = 4.0 * scale;
   run.train.training_s = 3.0 * scale;
+  run.train.evaluation_s = 0.2 * scale;
   run.server.utilization = 0.25 * scale;
   run.server.updates_per_s = 100.0 * scale;
   run.server.staleness.mean = 1.5 * scale;
