@@ -1,5 +1,7 @@
 #include "perf/calibrate.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include "common/error.hpp"
@@ -92,7 +94,7 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
   fit_optional(points, "allreduce", points.allreduce, "the allreduce time",
                "BM_Allreduce (push_pull.json): seconds vs ring bytes per rank", c.allreduce);
   if (!points.serial_read.empty()) {
-    c.disk_sequential = named(fit_line(points.serial_read, points.sources.at("serial_read"), "the serial read"),
+    c.disk_sequential = named(fit_table(points.serial_read, points.sources.at("serial_read"), "the serial read"),
                               "BM_Hdf5SerialRead (data_io.json): seconds vs bytes");
     c.disk_sequential_Bps = bandwidth_of(c.disk_sequential);
   }
@@ -155,6 +157,33 @@ void replace_compute(Calibration& c, ComputeFit fit) {
   c.compute.push_back(std::move(fit));
 }
 
+void replace_evaluate(Calibration& c, ComputeFit fit) {
+  for (ComputeFit& existing : c.evaluate) {
+    if (existing.model == fit.model) {
+      existing = std::move(fit);
+      return;
+    }
+  }
+  c.evaluate.push_back(std::move(fit));
+}
+
+// The runs' final evaluations, as the calls the model times: each run's evaluation less its test split's read
+// (t_open + bytes / B_seq, the calibration's first reader), over its ceil(test / 128) calls. The runs win over
+// BM_Evaluate, which times the forward passes alone, not the normalisation of each chunk beside them.
+void fit_run_evaluations(const RunPoints& runs, const std::string& source, Calibration& c) {
+  if (c.disk_sequential_Bps.value <= 0.0) return;
+  for (const auto& [model, list] : runs.evaluation) {
+    std::vector<Point> calls;
+    for (const EvaluationPoint& e : list) {
+      const double read = c.disk_sequential.intercept + e.test_bytes / c.disk_sequential_Bps.value;
+      const double chunk = std::min(e.test_samples, static_cast<double>(kEvaluationChunk));
+      calls.push_back({chunk, std::max(0.0, e.seconds - read) / std::ceil(e.test_samples / kEvaluationChunk)});
+    }
+    replace_evaluate(c, {model, named(fit_line(calls, source, "the evaluation of " + model),
+                                      "--runs: (train.evaluation_s - the test split's read) / its calls")});
+  }
+}
+
 void fit_runs(const RunPoints& runs, Calibration& c) {
   if (runs.sources.empty()) return;
   const std::string source = joined(runs.sources);
@@ -167,7 +196,7 @@ void fit_runs(const RunPoints& runs, Calibration& c) {
                       "--runs: phases.total - train.training_s - the read's end");
   }
   if (!runs.sequential_read.empty()) {
-    c.disk_sequential = named(fit_line(runs.sequential_read, source, "the sequential read"),
+    c.disk_sequential = named(fit_table(runs.sequential_read, source, "the sequential read"),
                               "--runs: each sequential reader's read seconds vs bytes");
     c.disk_sequential_Bps = bandwidth_of(c.disk_sequential);
   }
@@ -187,6 +216,7 @@ void fit_runs(const RunPoints& runs, Calibration& c) {
   const LinearFit& path = c.exchange_shared_window.points > 0 ? c.exchange_shared_window : c.exchange_messages;
   for (const Point& p : runs.exchange_s_vs_bytes)
     overheads.push_back(p.y - std::max(0.0, path.at(p.x) - c.update.at(p.x)));
+  fit_run_evaluations(runs, source, c);
   if (!overheads.empty()) {
     c.exchange_overhead_s = named(fit_median(overheads, source, "the exchange overhead"),
                                   "--runs: (push + pull) / steps - D_s less the benchmark's exchange");

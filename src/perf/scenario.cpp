@@ -13,9 +13,6 @@ namespace {
 
 double ceil_div(double a, double b) { return std::ceil(a / b); }
 
-// Test samples per evaluation call: train's evaluate_on normalises and evaluates 128 at a time.
-constexpr int kEvaluationChunk = 128;
-
 void check_counts(const Scenario& scenario, int workers, int servers) {
   if (workers < 1) throw UserError("worker count " + std::to_string(workers) + " is below 1");
   if (scenario.learner == Learner::kAsync && servers < 1)
@@ -107,6 +104,12 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
   costs.read_bytes = scenario.read == ReadMode::kWhole ? stored : std::ceil(stored / costs.workers);
   costs.read_open_s = calibration.disk_sequential.intercept;
   costs.disk_sequential_Bps = calibration.disk_sequential_Bps.value;
+  // A read measured at several sizes keeps its medians per size: a reader of these bytes reads at the bandwidth the
+  // medians give here (the line's slope is pulled between sizes whose cost per byte differs).
+  const double measured = calibration.disk_sequential.table.empty()
+                              ? 0.0
+                              : calibration.disk_sequential.at(costs.read_bytes) - costs.read_open_s;
+  if (measured > 0.0) costs.disk_sequential_Bps = costs.read_bytes / measured;
   costs.disk_parallel_Bps = calibration.disk_parallel_Bps.value;
   if (scenario.platform.kind == PlatformKind::kBlueWaters) {
     costs.disk_parallel_Bps =

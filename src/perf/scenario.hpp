@@ -14,6 +14,9 @@ enum class IoMode { kSequential, kParallel };
 /// How much each worker reads (psbench train --read).
 enum class ReadMode { kWhole, kPartition };
 
+/// Test samples per evaluation call: train's evaluate_on normalises and evaluates 128 at a time.
+inline constexpr int kEvaluationChunk = 128;
+
 /// How the workers combine their work (psbench train --mode, without local): through parameter servers, an
 /// allreduce of the gradient every step, or local SGD with one allreduce of the model per block.
 enum class Learner { kAsync, kSync, kBmuf, kAverage };

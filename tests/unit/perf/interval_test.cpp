@@ -155,6 +155,17 @@ TEST(Terms, FinalEvaluationReadsAndEvaluatesTheTestSplit) {
   EXPECT_DOUBLE_EQ(step_costs(c, s, 1, 1).evaluation_s, 0.0);
 }
 
+// A read calibrated at several sizes keeps its medians: 47.1 MB (60,000 x 785 B) read in 47.1 ms at the first size
+// and 3 x that at twice the bytes, so a reader of 47.1 MB reads at 1 GB/s, not at the line's 2 ns/byte.
+TEST(Terms, FirstReadTakesTheMediansAtItsSize) {
+  Calibration c = test_support::two_core_calibration();
+  c.disk_sequential = fit_table({{47.1e6, 0.0471}, {94.2e6, 3 * 0.0471}}, "runs", "the read");
+  c.disk_sequential_Bps = {1.0 / c.disk_sequential.slope, "runs", 0.0, 2};
+  const StepCosts costs = step_costs(c, here(), 1, 1);
+  EXPECT_DOUBLE_EQ(costs.read_bytes, 47.1e6);
+  EXPECT_NEAR(costs.read_open_s + costs.read_bytes / costs.disk_sequential_Bps, 0.0471, 1e-12);
+}
+
 // Ranks sharing cores: measured stretch 1.0 at 0.5 ranks per core, 1.2 at 1 and 1.3 at 1.5. On 2 cores, 1 worker
 // (0.5 per core) computes in 10 ms, 2 workers (1.0) in 12 ms, 3 (1.5) in 13 ms, 5 (2.5, beyond the measured) held at
 // 13 ms; without the benchmark, 10 ms at any count.
