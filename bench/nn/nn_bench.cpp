@@ -24,15 +24,28 @@ void fill_uniform(std::vector<float>& values, std::uint32_t seed) {
   for (float& v : values) v = distribution(generator);
 }
 
+// A minibatch of samples uniform in [-1, 1] and labels cycling through the classes.
+struct Minibatch {
+  std::vector<float> images;
+  std::vector<std::int32_t> labels;
+};
+
+Minibatch minibatch_of(int samples, std::uint32_t seed) {
+  Minibatch batch{std::vector<float>(static_cast<std::size_t>(samples) * 28 * 28),
+                  std::vector<std::int32_t>(static_cast<std::size_t>(samples))};
+  fill_uniform(batch.images, seed);
+  for (std::size_t i = 0; i < batch.labels.size(); ++i) batch.labels[i] = static_cast<std::int32_t>(i % kClasses);
+  return batch;
+}
+
 void train_step(benchmark::State& state, const std::string& spec) {
   const int batch = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, kInput, kClasses, batch, 1, kThreads);
-  std::vector<float> images(static_cast<std::size_t>(batch) * 28 * 28);
-  fill_uniform(images, 2);
-  std::vector<std::int32_t> labels(static_cast<std::size_t>(batch));
-  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % kClasses);
-  (void)model.train_step(images.data(), labels.data());  // first touch of the buffers and the scratchpad
-  for (auto _ : state) benchmark::DoNotOptimize(model.train_step(images.data(), labels.data()));
+  const Minibatch data = minibatch_of(batch, 2);
+  const float* images = data.images.data();
+  const std::int32_t* labels = data.labels.data();
+  (void)model.train_step(images, labels);  // first touch of the buffers and the scratchpad
+  for (auto _ : state) benchmark::DoNotOptimize(model.train_step(images, labels));
   const auto iterations = static_cast<double>(state.iterations());
   state.counters["samples/s"] = benchmark::Counter(iterations * batch, benchmark::Counter::kIsRate);
   state.counters["FLOP/s"] = benchmark::Counter(iterations * model.flops_per_step(), benchmark::Counter::kIsRate);
@@ -47,13 +60,10 @@ void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
 void evaluate_chunk(benchmark::State& state, const std::string& spec) {
   const int chunk = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, kInput, kClasses, chunk, 1, kThreads);
-  std::vector<float> images(static_cast<std::size_t>(chunk) * 28 * 28);
-  fill_uniform(images, 4);
-  std::vector<std::int32_t> labels(static_cast<std::size_t>(chunk));
-  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % kClasses);
+  const Minibatch data = minibatch_of(chunk, 4);
   const auto count = static_cast<std::size_t>(chunk);
-  (void)model.evaluate(images.data(), labels.data(), count);  // first touch of the evaluation pass's buffers
-  for (auto _ : state) benchmark::DoNotOptimize(model.evaluate(images.data(), labels.data(), count));
+  (void)model.evaluate(data.images.data(), data.labels.data(), count);  // first touch of the pass's buffers
+  for (auto _ : state) benchmark::DoNotOptimize(model.evaluate(data.images.data(), data.labels.data(), count));
   state.counters["samples/s"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * chunk, benchmark::Counter::kIsRate);
 }

@@ -124,23 +124,13 @@ void take_flags(int& argc, char** argv) {
 
 int main(int argc, char** argv) {
   psbench::mpi::Environment environment(argc, argv);
-  try {
-    take_flags(argc, argv);
-  } catch (const std::exception& error) {
-    if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
-    return 2;
-  }
-  if (world().rank() != 0) psbench::bench::drop_output_file(argc, argv);
-  const bool to_file = psbench::bench::names_output_file(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  // The name's last argument is the batch; the ranks are a counter. A fixed iteration count: the manual time is one
-  // step's, a 32nd of what an iteration runs, so a --benchmark_min_time would run 32 times longer than it says.
-  benchmark::RegisterBenchmark("BM_TrainStepShared", BM_TrainStepShared)
-      ->Arg(flags().batch)
-      ->Iterations(kIterations)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
-  psbench::bench::run_benchmarks_on_ranks(world().rank() == 0, to_file);
-  benchmark::Shutdown();
-  return 0;
+  return psbench::bench::mpi_benchmark_main(environment.world(), argc, argv, take_flags, [] {
+    // The name's last argument is the batch; the ranks are a counter. A fixed iteration count: the manual time is
+    // one step's, a 32nd of what an iteration runs, so a --benchmark_min_time would run 32 times longer than it says.
+    benchmark::RegisterBenchmark("BM_TrainStepShared", BM_TrainStepShared)
+        ->Arg(flags().batch)
+        ->Iterations(kIterations)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  });
 }
