@@ -12,6 +12,7 @@
 
 #include "perf/sim/sim_platform.hpp"
 #include "perf/sim/sim_shared_cpu.hpp"
+#include "perf/sim/time_sampler.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;
@@ -22,23 +23,6 @@ struct Message {
   int worker = 0;
   std::uint64_t version = 0;
   bool done = false;
-};
-
-// Draws times with the chosen distribution and the given mean and coefficient of variation.
-class TimeSampler {
- public:
-  TimeSampler(TimeDistribution kind, std::uint64_t seed) : kind_(kind), generator_(seed) {}
-  double draw(double mean, double cv) {
-    if (mean <= 0.0) return 0.0;
-    if (kind_ == TimeDistribution::kExponential) return std::exponential_distribution<double>(1.0 / mean)(generator_);
-    if (cv <= 0.0) return mean;
-    const double sigma2 = std::log1p(cv * cv);
-    return std::lognormal_distribution<double>(std::log(mean) - sigma2 / 2.0, std::sqrt(sigma2))(generator_);
-  }
-
- private:
-  TimeDistribution kind_;
-  std::mt19937_64 generator_;
 };
 
 // State shared by the actors of one simulation (one per process).
