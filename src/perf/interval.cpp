@@ -73,11 +73,11 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
     one.sim.seed = seeds[s];
     sampled[s] = predict(drawn[s], one);
   };
-  // The closed forms and mva are pure functions: one thread per core. The sim forks a child per simulation, which
-  // a process must not do from several threads at once: it runs the draws in turn.
-  const bool simulates = std::find(request.kinds.begin(), request.kinds.end(), Kind::kSim) != request.kinds.end();
+  // One thread per core: the closed forms and mva are pure functions, and the sim runs each simulation in a forked
+  // child of its own (glibc's fork resets the allocator's and stdio's locks in the child, which touches nothing
+  // else of the parent's).
   const std::size_t threads =
-      simulates ? 1 : std::min<std::size_t>(sampled.size(), std::max(1U, std::thread::hardware_concurrency()));
+      std::min<std::size_t>(sampled.size(), std::max(1U, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
