@@ -133,3 +133,11 @@ model_cli_error(plan_unknown_platform "--platform 'summit' is not one of: this, 
 model_cli_error(plan_budget_beyond_this "--nodes 4: --platform this is one node" plan --calib ${calib} --nodes 4)
 model_cli_error(plan_budget_beyond_the_rack "--nodes 9 is more than the 8 nodes of --platform rack:8:1"
   plan --calib ${calib} --nodes 9 --platform rack:8:1)
+
+# validate over the published sweep's one-worker, one-server runs (2 configurations of 5 runs): each configuration's
+# 80 % intervals, the count of medians inside them, and each kind's utilisation and staleness errors, in the json.
+file(GLOB published_w1_s1 ${PROJECT_SOURCE_DIR}/docs/results/raw/sweep/fashion-mnist/w1-s1-*.json)
+add_test(NAME cli.model.validate_interval_coverage_json
+  COMMAND psbench model validate --calib ${published_calib} ${published_w1_s1} --kind mva --format json)
+set_tests_properties(cli.model.validate_interval_coverage_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\"phases\": \\[[^]]*\"evaluation\"[^]]*\\].*\"interval\": {[^}]*\"mva\": {[^}]*\"total\": \\[.*\"interval_coverage\": {[^{]*\"coverage\": 0.8,[^{]*\"mva\": {[^{]*\"init_io\": {[^}]*\"inside\": [0-2],[^}]*\"count\": 2,.*\"quantity_errors\": {[^{]*\"mva\": {[^}]*\"utilization_mean_abs_diff\": [0-9.e-]+,")
