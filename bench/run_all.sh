@@ -9,7 +9,8 @@
 #   shared-window curves only), trainer_limit.json (bench/trainer_limit.sh: N local trainers at once
 #   beside sync and async on N ranks), train_setup-wW.json (the trainer's set-up with 1 server and W = 1..3
 #   workers, one launch each) and shared_steps-kK-rR.json (K ranks' train steps at once on the node's cores beside
-#   one rank's alone, K = 1 .. 3 x cores, one launch per K and repetition, the repetitions interleaved over K).
+#   one rank's alone, K = 1 .. 3 x cores (on more than 4 cores 1, c/4, c/2, c, 3c/2, 2c, 3c), one launch per K and
+#   repetition, the repetitions interleaved over K).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
 #                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
 #   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation,
@@ -238,12 +239,19 @@ if wanted train_setup; then
   done
 fi
 if wanted shared_steps; then
-  # k = 1 .. 3 x cores ranks each running train steps at once, beside one rank alone in the same launch; the
+  # k ranks each running train steps at once, beside one rank alone in the same launch: every k of 1 .. 3 x cores
+  # on a node of up to 4 cores, else 1, c/4, c/2, c, 3c/2, 2c and 3c (a launch per k and repetition). The
   # repetitions are the outer loop, so every k sees the machine's slow and quiet stretches alike.
-  max_ranks=$((3 * cores)) launches=$repetitions
-  (( quick )) && max_ranks=2 launches=1
+  launches=$repetitions
+  if (( cores <= 4 )); then
+    rank_counts=$(seq 1 $((3 * cores)))
+  else
+    rank_counts=$(printf '%s\n' 1 $((cores / 4)) $((cores / 2)) "$cores" $((3 * cores / 2)) $((2 * cores)) \
+      $((3 * cores)) | sort -nu)
+  fi
+  (( quick )) && rank_counts="1 2" launches=1
   for (( launch = 1; launch <= launches; ++launch )); do
-    for (( ranks = 1; ranks <= max_ranks; ++ranks )); do
+    for ranks in $rank_counts; do
       step "shared_steps-k$ranks-r$launch" mpi "$ranks" "$build/bench/nn/bench_shared_steps" --benchmark_out_format=json \
         --benchmark_out="$out/shared_steps-k$ranks-r$launch.json"
     done
