@@ -210,14 +210,14 @@ std::map<std::string, ErrorSpread> repeat_errors_of(const std::vector<RunCompari
 // The header of a table of error spreads, its first column headed `label` and its mean `mean`.
 void append_spread_header(std::string& out, const char* label, const char* mean) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-8s %7s %7s %7s %7s\n", label, "phase", mean, "median", "p90", "max");
+  std::snprintf(line, sizeof line, "%-8s %-10s %7s %7s %7s %7s\n", label, "phase", mean, "median", "p90", "max");
   out += line;
 }
 
 // One row of such a table.
 void append_spread_row(std::string& out, const char* label, const char* phase, const ErrorSpread& e) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-8s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
+  std::snprintf(line, sizeof line, "%-8s %-10s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
   out += line;
 }
 
@@ -494,7 +494,7 @@ Validation validate_runs(const Calibration& calibration, const std::vector<std::
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-8s %4s %10s %17s", "run", "W", "S", "io", "phase", "runs",
+  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-10s %4s %10s %17s", "run", "W", "S", "io", "phase", "runs",
                 "measured", "range");
   out += line;
   for (const Kind kind : kinds) {
@@ -505,7 +505,7 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
   for (const RunComparison& run : validation.configurations) {
     for (const char* phase : kValidatedPhases) {
       const double measured = run.measured.at(phase);
-      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-8s %4d %10.3f %8.3f-%-8.3f", run.file.c_str(),
+      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-10s %4d %10.3f %8.3f-%-8.3f", run.file.c_str(),
                     run.workers, run.servers, run.io.c_str(), phase, run.repetitions, measured, run.lowest.at(phase),
                     run.highest.at(phase));
       out += line;

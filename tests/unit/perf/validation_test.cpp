@@ -157,7 +157,7 @@ TEST_F(ValidationTest, RepeatsSpreadIsEachRunAgainstTheMedianOfItsOthers) {
     EXPECT_DOUBLE_EQ(repeats.at("mape_percent").at(phase).get<double>(), e.mean) << phase;
     EXPECT_DOUBLE_EQ(repeats.at("max_ape_percent").at(phase).get<double>(), e.max) << phase;
   }
-  EXPECT_NE(format_validation(v, {}).find("repeats  total      139.3    75.0   255.0   300.0"), std::string::npos)
+  EXPECT_NE(format_validation(v, {}).find("repeats  total        139.3    75.0   255.0   300.0"), std::string::npos)
       << format_validation(v, {});
 }
 
