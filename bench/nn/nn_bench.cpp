@@ -1,6 +1,6 @@
-// Forward+backward per minibatch of the two models, and the forward pass of the final evaluation (128 test samples
-// per call, as train's evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape (its limit), all on one
-// thread. See docs/nn.md for the command and the figures.
+// Forward+backward per minibatch of the two models, and the final evaluation's work per 128 test samples (their
+// normalisation and one forward pass, as train's evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape
+// (its limit), all on one thread. See docs/nn.md for the command and the figures.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/bulk_memory.hpp"
+#include "data/stored_images.hpp"
 #include "nn/model.hpp"
 #include "serial_main.hpp"
 
@@ -56,14 +58,24 @@ void train_step(benchmark::State& state, const std::string& spec) {
 void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
 void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
 
-// One call of Model::evaluate on a chunk of range(0) samples: what the final evaluation repeats per 128 test samples.
+// What the final evaluation (train's evaluate_on) repeats per chunk of range(0) test samples: the chunk's uint8
+// pixels normalised to the model's float input, then one call of Model::evaluate.
 void evaluate_chunk(benchmark::State& state, const std::string& spec) {
   const int chunk = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, kInput, kClasses, chunk, 1, kThreads);
-  const Minibatch data = minibatch_of(chunk, 4);
+  Minibatch data = minibatch_of(chunk, 4);
+  const psbench::data::SampleShape shape{kInput.channels, kInput.height, kInput.width};
+  psbench::BulkVector<std::uint8_t> pixels(data.images.size());
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 37 % 256);
+  const double mean[] = {0.5};
+  const double stddev[] = {0.25};
+  const auto stored = psbench::data::StoredImages::from_pixels(shape, std::move(pixels), mean, stddev);
   const auto count = static_cast<std::size_t>(chunk);
   (void)model.evaluate(data.images.data(), data.labels.data(), count);  // first touch of the pass's buffers
-  for (auto _ : state) benchmark::DoNotOptimize(model.evaluate(data.images.data(), data.labels.data(), count));
+  for (auto _ : state) {
+    stored.normalise(0, count, data.images);
+    benchmark::DoNotOptimize(model.evaluate(data.images.data(), data.labels.data(), count));
+  }
   state.counters["samples/s"] =
       benchmark::Counter(static_cast<double>(state.iterations()) * chunk, benchmark::Counter::kIsRate);
 }

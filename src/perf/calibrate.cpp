@@ -169,7 +169,7 @@ void replace_evaluate(Calibration& c, ComputeFit fit) {
 
 // The runs' final evaluations, as the calls the model times: each run's evaluation less its test split's read
 // (t_open + bytes / B_seq, the calibration's first reader), over its ceil(test / 128) calls. The runs win over
-// BM_Evaluate, which times the forward passes alone, not the normalisation of each chunk beside them.
+// BM_Evaluate, which times a chunk's normalisation and forward pass on nn_bench's samples, not the runs' own shape.
 void fit_run_evaluations(const RunPoints& runs, const std::string& source, Calibration& c) {
   if (c.disk_sequential_Bps.value <= 0.0) return;
   for (const auto& [model, list] : runs.evaluation) {
