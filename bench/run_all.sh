@@ -7,19 +7,22 @@
 #   messages/server_saturation.json (the same benchmark over MPI messages, as between nodes; a folder of its
 #   own, so that `psbench model calibrate --bench DIR/*.json` and `psbench report --bench DIR` read the
 #   shared-window curves only), trainer_limit.json (bench/trainer_limit.sh: N local trainers at once
-#   beside sync and async on N ranks) and train_setup-wW.json (the trainer's set-up with 1 server and W = 1..3
-#   workers, one launch each).
+#   beside sync and async on N ranks), train_setup-wW.json (the trainer's set-up with 1 server and W = 1..3
+#   workers, one launch each) and shared_steps-kK-rR.json (K ranks' train steps at once on the node's cores beside
+#   one rank's alone, K = 1 .. 3 x cores (on more than 4 cores 1, c/4, c/2, c, 3c/2, 2c, 3c), one launch per K and
+#   repetition, the repetitions interleaved over K).
 # Usage: bench/run_all.sh [--only LIST] [--large] [--hostfile FILE] [--clients K] [--repetitions R]
 #                         [--data FILE.h5] [--data-ranks N] [--saturation-paths LIST] [--out DIR]
 #   --only LIST      comma-separated subset of: nn,push_pull,server_update,data_io,server_saturation,
-#                    trainer_limit,train_setup
+#                    trainer_limit,train_setup,shared_steps
 #   --large          a real cluster's sizes: push/pull up to 256 MiB, a 1.1 GB HDF5 file, longer points
 #   --quick          the smallest sizes and shortest runs, to check that everything runs and writes its
 #                    files (tests/bench); its figures mean nothing
 #   --hostfile FILE  an Open MPI hostfile; the MPI benchmarks spread over its hosts round robin
 #   --clients K      clients of the saturation benchmark (default 16; it launches 2 + K ranks)
-#   --repetitions R  repetitions of each Google Benchmark (push/pull: at least 7), of each read mode and of each
-#                    saturation pass (default 3; the reads and the saturation passes at least 5)
+#   --repetitions R  repetitions of each Google Benchmark (push/pull: at least 7, interleaved at random), of each read
+#                    mode, each saturation pass and each shared-steps launch (default 5: the calibration keeps each
+#                    parameter's median and spread over them)
 #   --data FILE.h5   the HDF5 file bench_data_io reads (default: one made with psbench data synth)
 #   --data-ranks N   readers of bench_data_io (default 2)
 #   --saturation-paths LIST  the saturation benchmark's paths: shared, messages or both (default shared; both
@@ -32,12 +35,12 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PSBENCH_BUILD:-$repo/build/default}
-only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit,train_setup
+only=nn,push_pull,server_update,data_io,server_saturation,trainer_limit,train_setup,shared_steps
 large=0
 quick=0
 hostfile=
 clients=16
-repetitions=3
+repetitions=5
 data=
 data_ranks=2
 saturation_paths=shared
@@ -66,7 +69,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 for name in ${only//,/ }; do
-  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit|train_setup) ;; *) die "--only: unknown benchmark '$name'" ;; esac
+  case $name in nn|push_pull|server_update|data_io|server_saturation|trainer_limit|train_setup|shared_steps) ;; *) die "--only: unknown benchmark '$name'" ;; esac
 done
 for path in ${saturation_paths//,/ }; do
   case $path in shared|messages) ;; *) die "--saturation-paths: unknown path '$path' (shared or messages)" ;; esac
@@ -107,7 +110,10 @@ mpi() {
 
 wanted() { [[ ,$only, == *,$1,* ]]; }
 
-gbench_flags=(--benchmark_repetitions="$repetitions" --benchmark_out_format=json)
+# Repetitions interleaved at random, so a slow stretch of the machine spreads over every benchmark's repetitions
+# rather than moving one benchmark's median.
+gbench_flags=(--benchmark_repetitions="$repetitions" --benchmark_enable_random_interleaving=true
+              --benchmark_out_format=json)
 min_time=(0.2 0.1 0.05)  # nn, server_update, push_pull
 if (( quick )); then
   gbench_flags=(--benchmark_repetitions=2 --benchmark_out_format=json)
@@ -129,7 +135,7 @@ step() {
 total_start=$SECONDS
 if wanted nn; then
   filter=()
-  (( quick )) && filter=(--benchmark_filter='BM_TrainStepMlp/32|BM_OneDnnMatmul')
+  (( quick )) && filter=(--benchmark_filter='BM_TrainStepMlp/32|BM_EvaluateMlp|BM_OneDnnMatmul')
   step nn "$build/bench/nn/nn_bench" "${gbench_flags[@]}" "${filter[@]}" --benchmark_min_time="${min_time[0]}" \
     --benchmark_out="$out/nn.json"
 fi
@@ -230,6 +236,25 @@ if wanted train_setup; then
   for workers in 1 2 3; do
     step "train_setup-w$workers" mpi "$((1 + workers))" "$build/bench/ps/bench_train_setup" --data="$setup_data" \
       "${gbench_flags[@]}" --benchmark_min_time="${min_time[0]}" --benchmark_out="$out/train_setup-w$workers.json"
+  done
+fi
+if wanted shared_steps; then
+  # k ranks each running train steps at once, beside one rank alone in the same launch: every k of 1 .. 3 x cores
+  # on a node of up to 4 cores, else 1, c/4, c/2, c, 3c/2, 2c and 3c (a launch per k and repetition). The
+  # repetitions are the outer loop, so every k sees the machine's slow and quiet stretches alike.
+  launches=$repetitions
+  if (( cores <= 4 )); then
+    rank_counts=$(seq 1 $((3 * cores)))
+  else
+    rank_counts=$(printf '%s\n' 1 $((cores / 4)) $((cores / 2)) "$cores" $((3 * cores / 2)) $((2 * cores)) \
+      $((3 * cores)) | sort -nu)
+  fi
+  (( quick )) && rank_counts="1 2" launches=1
+  for (( launch = 1; launch <= launches; ++launch )); do
+    for ranks in $rank_counts; do
+      step "shared_steps-k$ranks-r$launch" mpi "$ranks" "$build/bench/nn/bench_shared_steps" --benchmark_out_format=json \
+        --benchmark_out="$out/shared_steps-k$ranks-r$launch.json"
+    done
   done
 fi
 echo "== all: $((SECONDS - total_start)) s, commit $PSBENCH_GIT_COMMIT, files in $out"

@@ -1,11 +1,14 @@
 #include "contract_reporter.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <exception>
 #include <map>
 #include <string>
 #include <string_view>
 
 #include "bench_context.hpp"
+#include "common/error.hpp"
 #include "common/median.hpp"
 
 namespace psbench::bench {
@@ -105,6 +108,25 @@ void run_benchmarks_on_ranks(bool reporting, bool to_file) {
   }
   SilentReporter silent;
   benchmark::RunSpecifiedBenchmarks(&silent);
+}
+
+int mpi_benchmark_main(const mpi::Communicator& world, int& argc, char** argv,
+                       const std::function<void(int&, char**)>& take_flags,
+                       const std::function<void()>& register_benchmarks) {
+  try {
+    take_flags(argc, argv);
+  } catch (const std::exception& error) {
+    if (world.rank() == 0) std::fprintf(stderr, "%s\n", format_error_line(error.what()).c_str());
+    return 2;
+  }
+  const bool reporting = world.rank() == 0;
+  if (!reporting) drop_output_file(argc, argv);
+  const bool to_file = names_output_file(argc, argv);
+  benchmark::Initialize(&argc, argv);
+  register_benchmarks();
+  run_benchmarks_on_ranks(reporting, to_file);
+  benchmark::Shutdown();
+  return 0;
 }
 
 void run_benchmarks(bool to_file) {

@@ -2,7 +2,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <vector>
+
+#include "mpi/communicator.hpp"
 
 namespace psbench::bench {
 
@@ -39,6 +42,14 @@ void drop_output_file(int& argc, char** argv);
 /// the machine's context (bench_context.hpp), every other rank silently (call after benchmark::Initialize; the
 /// others must have had drop_output_file).
 void run_benchmarks_on_ranks(bool reporting, bool to_file);
+
+/// The main of an MPI benchmark whose ranks all run the same loops and whose rank 0 reports: take_flags takes the
+/// benchmark's own flags out of argv (a std::exception there ends every rank, rank 0 printing one `psbench: error:`
+/// line: exit code 2), then, after benchmark::Initialize, register_benchmarks registers its runs, which run on every
+/// rank (run_benchmarks_on_ranks). Returns main's exit code.
+int mpi_benchmark_main(const mpi::Communicator& world, int& argc, char** argv,
+                       const std::function<void(int&, char**)>& take_flags,
+                       const std::function<void()>& register_benchmarks);
 
 /// Runs the registered benchmarks (after benchmark::Initialize) through ContractReporter: to the console,
 /// and when to_file, as JSON to the file --benchmark_out named (whatever --benchmark_out_format says).

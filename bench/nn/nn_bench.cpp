@@ -1,4 +1,5 @@
-// Forward+backward per minibatch of the two models, beside oneDNN's matmul at the MLP's largest layer shape
+// Forward+backward per minibatch of the two models, and the final evaluation's work per 128 test samples (their
+// normalisation and one forward pass, as train's evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape
 // (its limit), all on one thread. See docs/nn.md for the command and the figures.
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -8,8 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "serial_main.hpp"
+#include "common/bulk_memory.hpp"
+#include "data/stored_images.hpp"
 #include "nn/model.hpp"
+#include "serial_main.hpp"
 
 namespace {
 
@@ -23,15 +26,28 @@ void fill_uniform(std::vector<float>& values, std::uint32_t seed) {
   for (float& v : values) v = distribution(generator);
 }
 
+// A minibatch of samples uniform in [-1, 1] and labels cycling through the classes.
+struct Minibatch {
+  std::vector<float> images;
+  std::vector<std::int32_t> labels;
+};
+
+Minibatch minibatch_of(int samples, std::uint32_t seed) {
+  Minibatch batch{std::vector<float>(static_cast<std::size_t>(samples) * 28 * 28),
+                  std::vector<std::int32_t>(static_cast<std::size_t>(samples))};
+  fill_uniform(batch.images, seed);
+  for (std::size_t i = 0; i < batch.labels.size(); ++i) batch.labels[i] = static_cast<std::int32_t>(i % kClasses);
+  return batch;
+}
+
 void train_step(benchmark::State& state, const std::string& spec) {
   const int batch = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, kInput, kClasses, batch, 1, kThreads);
-  std::vector<float> images(static_cast<std::size_t>(batch) * 28 * 28);
-  fill_uniform(images, 2);
-  std::vector<std::int32_t> labels(static_cast<std::size_t>(batch));
-  for (std::size_t i = 0; i < labels.size(); ++i) labels[i] = static_cast<std::int32_t>(i % kClasses);
-  (void)model.train_step(images.data(), labels.data());  // first touch of the buffers and the scratchpad
-  for (auto _ : state) benchmark::DoNotOptimize(model.train_step(images.data(), labels.data()));
+  const Minibatch data = minibatch_of(batch, 2);
+  const float* images = data.images.data();
+  const std::int32_t* labels = data.labels.data();
+  (void)model.train_step(images, labels);  // first touch of the buffers and the scratchpad
+  for (auto _ : state) benchmark::DoNotOptimize(model.train_step(images, labels));
   const auto iterations = static_cast<double>(state.iterations());
   state.counters["samples/s"] = benchmark::Counter(iterations * batch, benchmark::Counter::kIsRate);
   state.counters["FLOP/s"] = benchmark::Counter(iterations * model.flops_per_step(), benchmark::Counter::kIsRate);
@@ -41,6 +57,31 @@ void train_step(benchmark::State& state, const std::string& spec) {
 
 void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
 void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
+
+// What the final evaluation (train's evaluate_on) repeats per chunk of range(0) test samples: the chunk's uint8
+// pixels normalised to the model's float input, then one call of Model::evaluate.
+void evaluate_chunk(benchmark::State& state, const std::string& spec) {
+  const int chunk = static_cast<int>(state.range(0));
+  psbench::nn::Model model(spec, kInput, kClasses, chunk, 1, kThreads);
+  Minibatch data = minibatch_of(chunk, 4);
+  const psbench::data::SampleShape shape{kInput.channels, kInput.height, kInput.width};
+  psbench::BulkVector<std::uint8_t> pixels(data.images.size());
+  for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 37 % 256);
+  const double mean[] = {0.5};
+  const double stddev[] = {0.25};
+  const auto stored = psbench::data::StoredImages::from_pixels(shape, std::move(pixels), mean, stddev);
+  const auto count = static_cast<std::size_t>(chunk);
+  (void)model.evaluate(data.images.data(), data.labels.data(), count);  // first touch of the pass's buffers
+  for (auto _ : state) {
+    stored.normalise(0, count, data.images);
+    benchmark::DoNotOptimize(model.evaluate(data.images.data(), data.labels.data(), count));
+  }
+  state.counters["samples/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations()) * chunk, benchmark::Counter::kIsRate);
+}
+
+void BM_EvaluateMlp(benchmark::State& state) { evaluate_chunk(state, "mlp:512,256"); }
+void BM_EvaluateCnn(benchmark::State& state) { evaluate_chunk(state, "cnn"); }
 
 /// dst[M x N] = src[M x K] * weights[K x N], plain row-major: the MLP's first layer at batch M as one matmul.
 void BM_OneDnnMatmul(benchmark::State& state) {
@@ -78,8 +119,8 @@ void BM_OneDnnMatmul(benchmark::State& state) {
 
 BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateMlp)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateCnn)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
 
-int main(int argc, char** argv) {
-  return psbench::bench::serial_benchmark_main(argc, argv);
-}
+int main(int argc, char** argv) { return psbench::bench::serial_benchmark_main(argc, argv); }

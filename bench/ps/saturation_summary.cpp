@@ -2,7 +2,7 @@
 
 #include "common/check.hpp"
 #include "common/median.hpp"
-#include "perf/saturation_knee.hpp"
+#include "perf/saturation/saturation_knee.hpp"
 
 namespace psbench::bench {
 

@@ -158,25 +158,18 @@ void check_against_data() {
 
 int main(int argc, char** argv) {
   psbench::mpi::Environment environment(argc, argv);
-  try {
+  const auto checked_flags = [&environment](int& count, char** values) {
     if (environment.world().size() < 2) {
       throw psbench::UserError("bench_train_setup needs at least 2 ranks (1 server, 1 or more workers)");
     }
-    take_flags(argc, argv);
+    take_flags(count, values);
     check_against_data();
-  } catch (const std::exception& error) {
-    if (environment.world().rank() == 0) std::fprintf(stderr, "%s\n", psbench::format_error_line(error.what()).c_str());
-    return 2;
-  }
-  if (world().rank() != 0) psbench::bench::drop_output_file(argc, argv);
-  const bool to_file = psbench::bench::names_output_file(argc, argv);
-  benchmark::Initialize(&argc, argv);
-  // The name's last argument is the workers, the abscissa psbench model calibrate fits the set-up against.
-  benchmark::RegisterBenchmark("BM_TrainSetUp", BM_TrainSetUp)
-      ->Arg(world().size() - 1)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond);
-  psbench::bench::run_benchmarks_on_ranks(world().rank() == 0, to_file);
-  benchmark::Shutdown();
-  return 0;
+  };
+  return psbench::bench::mpi_benchmark_main(environment.world(), argc, argv, checked_flags, [] {
+    // The name's last argument is the workers, the abscissa psbench model calibrate fits the set-up against.
+    benchmark::RegisterBenchmark("BM_TrainSetUp", BM_TrainSetUp)
+        ->Arg(world().size() - 1)
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond);
+  });
 }

@@ -191,12 +191,12 @@ run_bench() {
   if ! grep -qE '^\S+ /dev/shm tmpfs \S*huge=(advise|always|within_size)' /proc/mounts; then
     echo "measure: warning: /dev/shm has no huge pages (mount -o remount,huge=advise /dev/shm gives them)" >&2
   fi
-  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,push_pull,server_update,data_io,server_saturation,train_setup \
+  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,push_pull,server_update,data_io,server_saturation,train_setup,shared_steps \
     --saturation-paths shared,messages --out "$stage/bench"
   # The bench step's manifest (beside the folder, which calibrate reads as bench files): each file and the command.
   local entries=() file
   for file in "$stage"/bench/*.json; do
-    entries+=("{\"file\": \"bench/${file##*/}\", \"command\": \"bench/run_all.sh --only nn,push_pull,server_update,data_io,server_saturation,train_setup --saturation-paths shared,messages\", \"exit_code\": 0}")
+    entries+=("{\"file\": \"bench/${file##*/}\", \"command\": \"bench/run_all.sh --only nn,push_pull,server_update,data_io,server_saturation,train_setup,shared_steps --saturation-paths shared,messages\", \"exit_code\": 0}")
   done
   write_manifest "$stage" 2 "$started" "${entries[@]}"
   mv "$stage/manifest.json" "$stage/bench.manifest.json"

@@ -30,6 +30,7 @@ void run_plan(PlanFlags& flags) {
                     perf::learner_name(flags.shared.scenario.learner) + "'");
   }
   request.sim = sim_options(flags.shared);
+  request.interval_samples = flags.shared.interval_samples;
   const perf::Calibration calibration = read_calibration_and_platform(flags.shared);
   request.scenario = flags.shared.scenario;
   const perf::Plan plan = perf::plan(calibration, request);

@@ -72,6 +72,7 @@ void run_predict(PredictFlags& flags) {
   request.servers = perf::parse_count_list(flags.servers, "--servers");
   request.kinds = parse_kinds(flags.kind, scenario.learner);
   request.sim = sim_options(flags.shared);
+  request.interval_samples = flags.shared.interval_samples;
   const perf::OutputFormat format = parse_format(flags.format);
   const perf::Calibration calibration = read_calibration_and_platform(flags.shared);
   std::vector<perf::Prediction> predictions;

@@ -6,7 +6,7 @@
 #include "common/atomic_file.hpp"
 #include "common/error.hpp"
 #include "perf/count_list.hpp"
-#include "perf/saturation_format.hpp"
+#include "perf/saturation/saturation_format.hpp"
 #include "results/file_io.hpp"
 
 namespace psbench::cli {

@@ -6,7 +6,7 @@
 
 #include "cli/first_rank.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 namespace psbench::cli {
 

@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -19,6 +20,8 @@ struct ValidateFlags {
   std::string input = "1,28,28";
   int classes = 10;
   std::string format = "table";
+  int interval_samples = 20;
+  std::uint64_t seed = 1;
 };
 
 std::vector<perf::Kind> kinds_of(const std::string& word) {
@@ -39,6 +42,8 @@ void run_validate(const ValidateFlags& flags) {
     throw UserError("--calib is required: give calib.json, or --kind none for the measured figures alone");
   options.platform = flags.platform;
   options.input = parse_input(flags.input, flags.classes);
+  options.interval_samples = flags.interval_samples;
+  options.seed = flags.seed;
   if (flags.format != "table" && flags.format != "json")
     throw UserError("--format '" + flags.format + "' is not one of: table, json");
   if (flags.runs.empty()) throw UserError("validate: give one or more results files of psbench train");
@@ -73,6 +78,11 @@ void add_validate(CLI::App& model) {
       ->capture_default_str();
   command->add_option("--input", flags->input, "sample shape C,H,W of the runs' data")->capture_default_str();
   command->add_option("--classes", flags->classes, "classes K of the runs' data")->capture_default_str();
+  command
+      ->add_option("--interval-samples", flags->interval_samples,
+                   "calibrations drawn for each configuration's 80 % intervals (0: none, no coverage)")
+      ->capture_default_str();
+  command->add_option("--seed", flags->seed, "seed of the intervals' draws and of the sim")->capture_default_str();
   command->add_option("--format", flags->format, "table or json (docs/formats.md#validate-json)")
       ->capture_default_str();
   command->callback([flags] { on_first_rank([&] { run_validate(*flags); }); });

@@ -45,7 +45,14 @@ void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
   command.add_option("--sample-bytes", flags.scenario.sample_bytes, "stored bytes per sample (default C*H*W + 1)");
   command.add_option("--sim-times", flags.sim_times, "sim: calibrated (lognormal) or exponential")
       ->capture_default_str();
-  command.add_option("--seed", flags.seed, "sim: seed of the time draws and of the placement")->capture_default_str();
+  command.add_option("--seed", flags.seed, "seed of the sim's time draws and placement, and of the intervals' draws")
+      ->capture_default_str();
+  command
+      .add_option("--interval-samples", flags.interval_samples,
+                  "calibrations drawn from the calibration's spread for each time's 80 % interval (0: no intervals)")
+      ->capture_default_str();
+  command.add_option("--test-samples", flags.scenario.test_samples, "test samples of the final evaluation")
+      ->capture_default_str();
   command.add_option("--out", flags.out, "write the output to this file (atomically) instead of stdout");
 }
 

@@ -7,7 +7,7 @@
 
 #include "perf/calibration.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 #include "train/train_options.hpp"
 
 namespace psbench::cli {
@@ -21,6 +21,7 @@ struct ScenarioFlags {
   std::string input = "1,28,28";           ///< --input C,H,W
   std::string sim_times = "calibrated";    ///< --sim-times
   std::uint64_t seed = 1;                  ///< --seed
+  int interval_samples = 20;               ///< --interval-samples
   std::string out;                         ///< --out, empty for stdout
   train::Mode mode = train::Mode::kAsync;  ///< --mode, as train spells it (local excepted)
   train::Compression compress = train::Compression::kNone;  ///< --compress

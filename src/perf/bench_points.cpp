@@ -12,6 +12,9 @@ namespace {
 // The model specs nn_bench trains (bench/nn/nn_bench.cpp).
 const std::map<std::string, std::string> kTrainStepModels = {{"BM_TrainStepMlp", "mlp:512,256"},
                                                              {"BM_TrainStepCnn", "cnn"}};
+// The same models' evaluation calls (bench/nn/nn_bench.cpp).
+const std::map<std::string, std::string> kEvaluateModels = {{"BM_EvaluateMlp", "mlp:512,256"},
+                                                            {"BM_EvaluateCnn", "cnn"}};
 
 void note_source(BenchPoints& points, const std::string& quantity, const std::string& path) {
   std::string& list = points.sources[quantity];
@@ -47,6 +50,12 @@ void add_machine(const results::GoogleBenchmarkFile& file, const std::string& pa
   points.machine = {c.host.empty() ? file.context.host_name : c.host, c.cpu, cores_of(file), c.onednn_isa, path};
 }
 
+// A counter of the run, 0 where it has none.
+double counter_of(const results::BenchmarkRun& run, const char* name) {
+  const auto found = run.counters.find(name);
+  return found == run.counters.end() ? 0.0 : found->second;
+}
+
 // An allreduce of x bytes among the run's `ranks` counter of ranks, as the bytes each rank sends in a ring: the
 // abscissa that carries over to other rank counts.
 void add_allreduce(const results::BenchmarkRun& run, const std::string& path, double x, double seconds,
@@ -74,6 +83,16 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
       if (const auto rate = run.counters.find("FLOP/s"); rate != run.counters.end()) {
         points.flops_per_s.push_back(rate->second);
         note_source(points, "flops_per_s", path);
+      }
+    } else if (const auto evaluated = kEvaluateModels.find(family); evaluated != kEvaluateModels.end()) {
+      points.evaluate_s_vs_samples[evaluated->second].push_back({x, seconds});
+      note_source(points, "evaluate " + evaluated->second, path);
+    } else if (family == "BM_TrainStepShared") {  // the stretch is the figure; its time is the concurrent step's
+      const double per_core = counter_of(run, "ranks_per_core");
+      const double stretch = counter_of(run, "stretch");
+      if (per_core > 0.0 && stretch > 0.0) {
+        points.core_sharing.push_back({per_core, stretch});
+        note_source(points, "core_sharing", path);
       }
     } else if (family == "BM_PushPull") {
       const bool shared = run.name.find("path:1") != std::string::npos;

@@ -1,5 +1,6 @@
 #include "perf/calibration.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -24,12 +25,23 @@ MachineFacts machine_from(const nlohmann::json& in) {
   return m;
 }
 
+// A list of per-model fits as [{"model", key: fit}].
+nlohmann::json compute_json(const std::vector<ComputeFit>& fits, const char* key) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ComputeFit& fit : fits) out.push_back({{"model", fit.model}, {key, fit.step}});
+  return out;
+}
+
+std::vector<ComputeFit> compute_from(const nlohmann::json& in, const char* key) {
+  std::vector<ComputeFit> out;
+  for (const auto& entry : in) out.push_back({entry.at("model").get<std::string>(), entry.at(key).get<LinearFit>()});
+  return out;
+}
+
 nlohmann::json calibration_json(const Calibration& c) {
-  nlohmann::json compute = nlohmann::json::array();
-  for (const ComputeFit& fit : c.compute) compute.push_back({{"model", fit.model}, {"step_s_vs_batch", fit.step}});
   return {{"format", kCalibrationFormat},
           {"machine", machine_json(c.machine)},
-          {"compute", compute},
+          {"compute", compute_json(c.compute, "step_s_vs_batch")},
           {"flops_per_s", c.flops_per_s},
           {"compute_cv", c.compute_cv},
           {"exchange_messages_s_vs_bytes", c.exchange_messages},
@@ -47,6 +59,8 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"disk_fresh_later_s_vs_bytes", c.disk_fresh_later},
           {"setup_s", c.setup_s},
           {"exchange_overhead_s", c.exchange_overhead_s},
+          {"evaluate", compute_json(c.evaluate, "s_vs_samples")},
+          {"core_sharing_stretch_vs_ranks_per_core", c.core_sharing},
           {"sources", c.sources}};
 }
 
@@ -57,9 +71,7 @@ void read_optional(const nlohmann::json& in, const char* key, LinearFit& fit) {
 Calibration calibration_from(const nlohmann::json& in) {
   Calibration c;
   c.machine = machine_from(in.at("machine"));
-  for (const auto& entry : in.at("compute")) {
-    c.compute.push_back({entry.at("model").get<std::string>(), entry.at("step_s_vs_batch").get<LinearFit>()});
-  }
+  c.compute = compute_from(in.at("compute"), "step_s_vs_batch");
   c.flops_per_s = in.at("flops_per_s").get<FittedValue>();
   c.compute_cv = in.at("compute_cv").get<FittedValue>();
   c.exchange_messages = in.at("exchange_messages_s_vs_bytes").get<LinearFit>();
@@ -81,6 +93,9 @@ Calibration calibration_from(const nlohmann::json& in) {
     c.disk_fresh_later = in.at("disk_fresh_later_s_vs_bytes").get<LinearFit>();
   c.setup_s = in.at("setup_s").get<FittedValue>();
   c.exchange_overhead_s = in.at("exchange_overhead_s").get<FittedValue>();
+  // optional: calibrations made before the evaluation and core-sharing benchmarks lack them
+  if (in.contains("evaluate")) c.evaluate = compute_from(in.at("evaluate"), "s_vs_samples");
+  read_optional(in, "core_sharing_stretch_vs_ranks_per_core", c.core_sharing);
   c.sources = in.at("sources").get<std::vector<std::string>>();
   return c;
 }
@@ -124,6 +139,19 @@ double compute_seconds(const Calibration& calibration, const std::string& spec, 
     throw UserError("model '" + spec + "' was not benchmarked and the calibration has no FLOP rate to fall back on");
   }
   return flops_per_sample * batch / calibration.flops_per_s.value;
+}
+
+double evaluate_seconds(const Calibration& calibration, const std::string& spec, double flops_per_sample, int chunk) {
+  for (const ComputeFit& fit : calibration.evaluate) {
+    if (fit.model == spec) return fit.step.at(chunk);
+  }
+  return compute_seconds(calibration, spec, flops_per_sample, chunk) / 3.0;
+}
+
+double core_sharing_stretch(const Calibration& calibration, double ranks_per_core) {
+  const LinearFit& fit = calibration.core_sharing;
+  if (fit.points == 0 || fit.table.empty()) return 1.0;
+  return fit.at(std::clamp(ranks_per_core, fit.table.front().x, fit.table.back().x));
 }
 
 }  // namespace psbench::perf

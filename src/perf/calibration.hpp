@@ -46,6 +46,8 @@ struct Calibration {
   LinearFit disk_fresh_later;        ///< a reader after a node's first, into fresh pages: s vs bytes (0 points: none)
   FittedValue setup_s;               ///< set-up and stop outside the read and training of one worker per core
   FittedValue exchange_overhead_s;   ///< per-step exchange time seen by workers beyond the fits, from runs
+  std::vector<ComputeFit> evaluate;  ///< one evaluation call (Model::evaluate) per model vs its samples (0: none)
+  LinearFit core_sharing;  ///< concurrent step / (alone x max(1, k/c)) vs ranks per core k/c (0 points: not measured)
   std::vector<std::string> sources;  ///< every file read
 };
 
@@ -59,5 +61,15 @@ Calibration read_calibration(const std::string& path);
 /// Forward+backward seconds per step of spec at batch: its fit if benchmarked, else FLOPs / flops_per_s.
 /// Throws UserError when neither is available.
 double compute_seconds(const Calibration& calibration, const std::string& spec, double flops_per_sample, int batch);
+
+/// Seconds of one evaluation call of spec over chunk samples: its fit if benchmarked, else a third of the train step
+/// at that batch (the forward pass's share of a step's FLOPs: the backward pass does two matrix products per forward
+/// one).
+double evaluate_seconds(const Calibration& calibration, const std::string& spec, double flops_per_sample, int chunk);
+
+/// The core-sharing stretch of a train step where ranks_per_core computing ranks share each core of a node: the fit's
+/// curve at ranks_per_core, held at its value at the smallest and largest measured ratio beyond them; 1 where the
+/// calibration has no such fit.
+double core_sharing_stretch(const Calibration& calibration, double ranks_per_core);
 
 }  // namespace psbench::perf

@@ -13,6 +13,7 @@ Prediction from_cycle(Kind kind, const StepCosts& costs, double init_io_s, doubl
   p.init_io_s = init_io_s;
   p.compute_s = compute_s;
   p.total_s = costs.setup_s + init_io_s + compute_s;
+  p.evaluation_s = costs.evaluation_s;
   const double updates = costs.steps_per_worker * costs.workers;
   p.updates_per_s = updates / compute_s;
   p.samples_per_s = costs.training_samples / compute_s;

@@ -23,6 +23,7 @@ Prediction predict_collective(const CollectiveCosts& costs, Kind kind, IoMode io
   p.init_io_s = ideal ? ideal_init_io(base) : revised_init_io(base, io);
   p.compute_s = collective_compute_s(costs, !ideal);
   p.total_s = base.setup_s + p.init_io_s + p.compute_s;
+  p.evaluation_s = base.evaluation_s;
   p.updates_per_s = base.steps_per_worker * base.workers / p.compute_s;
   p.samples_per_s = base.training_samples / p.compute_s;
   return p;

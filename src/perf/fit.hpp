@@ -6,13 +6,22 @@
 
 namespace psbench::perf {
 
-/// A fitted scalar with where it came from and how well it fits: residual is the relative RMS deviation
-/// of the points it was fitted to (0 for a single point).
+/// How the measured points of a fit spread around it: the 10th and 90th percentiles of measured / fitted over
+/// its points (1 and 1: a single point, or nothing measured). The predictions' intervals draw from it.
+struct Spread {
+  double low = 1.0;   ///< 10th percentile of measured / fitted
+  double high = 1.0;  ///< 90th percentile of measured / fitted
+};
+
+/// A fitted scalar with where it came from and how well it fits: the median of its points, their relative RMS
+/// deviation from it (0 for a single point) and their spread.
 struct FittedValue {
-  double value = 0.0;     ///< the fitted value
-  std::string source;     ///< file(s) the points came from, "" when not calibrated
-  double residual = 0.0;  ///< relative RMS deviation of the points from the value
-  int points = 0;         ///< points used (0: not calibrated)
+  double value = 0.0;       ///< the fitted value: the points' median
+  std::string source;       ///< file(s) the points came from, "" when not calibrated
+  double residual = 0.0;    ///< relative RMS deviation of the points from the value
+  int points = 0;           ///< points used (0: not calibrated)
+  Spread spread;            ///< the points over the value
+  std::string measured_by;  ///< the benchmark or run figure the points are (calibrate names it)
 };
 
 /// One measured point (x, y) for a fit.
@@ -31,6 +40,8 @@ struct LinearFit {
   double residual = 0.0;     ///< relative RMS deviation of the points from the line (from the table, if any)
   int points = 0;            ///< points used (0: not calibrated)
   std::vector<Point> table;  ///< medians per x, ascending x; empty: the line alone
+  Spread spread;             ///< the points over the curve (the line, or the table where there is one)
+  std::string measured_by;   ///< the benchmark or run figure the points are (calibrate names it)
   /// The curve at x: the line, or the table interpolated between neighbours, its first segment extended
   /// to (0, max(0, intercept)) below the smallest x and its last segment's slope above the largest.
   [[nodiscard]] double at(double x) const;
@@ -44,15 +55,23 @@ LinearFit fit_line(const std::vector<Point>& points, const std::string& source, 
 /// per byte changes with the size (caches, eager and rendezvous protocols). Throws UserError for no points.
 LinearFit fit_table(const std::vector<Point>& points, const std::string& source, const std::string& what);
 
-/// Mean of values with its relative RMS residual. Throws UserError for no values.
-FittedValue fit_mean(const std::vector<double>& values, const std::string& source, const std::string& what);
+/// Median of values with their relative RMS residual and spread. Throws UserError for no values.
+FittedValue fit_median(const std::vector<double>& values, const std::string& source, const std::string& what);
 
-/// JSON of a fitted value: {"value", "source", "residual", "points"}.
+/// The spread of ratios measured / fitted: their 10th and 90th percentiles (common/median.hpp's percentile); 1 and 1
+/// for fewer than two ratios or any ratio not positive (a fit through 0 or a value that changes sign).
+Spread spread_of(const std::vector<double>& ratios);
+
+/// The spread's log-normal sigma: (ln high - ln low) / (2 x 1.2816), the standard deviation of a log-normal whose
+/// 10th and 90th percentiles are low and high.
+double spread_sigma(const Spread& spread);
+
+/// JSON of a fitted value: {"value", "source", "residual", "points", "spread": [low, high], "measured_by"}.
 void to_json(nlohmann::json& out, const FittedValue& value);
 /// Reads a fitted value; throws nlohmann::json errors for missing keys.
 void from_json(const nlohmann::json& in, FittedValue& value);
-/// JSON of a line: {"intercept", "slope", "source", "residual", "points"}, plus "table" ([[x, y], ...]) when it has
-/// one.
+/// JSON of a line: {"intercept", "slope", "source", "residual", "points", "spread", "measured_by"}, plus "table"
+/// ([[x, y], ...]) when it has one. "spread" and "measured_by" are optional on reading (calibrations before them).
 void to_json(nlohmann::json& out, const LinearFit& fit);
 /// Reads a line (and its table, when present).
 void from_json(const nlohmann::json& in, LinearFit& fit);

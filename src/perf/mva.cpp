@@ -13,6 +13,7 @@ struct StationState {
   double queue = 0.0;
   double utilization = 0.0;      // U_k(n-1), for a queue with general service times
   std::vector<double> marginal;  // p_k(j | n-1) for j = 0..m-2 (multi-server stations only)
+  std::vector<double> next;      // p_k(j | n) while it is computed (kept to allocate nothing per population)
 };
 
 // The mean service of a single queue's arriving customer: D if it finds the server busy (U(n-1)), else D_0.
@@ -42,7 +43,8 @@ double residence_time(const Station& station, const StationState& state) {
 void update_marginals(const Station& station, double throughput, StationState& state) {
   const int m = station.servers;
   const double load = station.demand * throughput;
-  std::vector<double> next(static_cast<std::size_t>(m - 1), 0.0);
+  std::vector<double>& next = state.next;
+  next.assign(static_cast<std::size_t>(m - 1), 0.0);
   double weighted = load;
   for (int j = 1; j <= m - 1; ++j) {
     const double p = load * state.marginal[j - 1] / j;
@@ -50,7 +52,7 @@ void update_marginals(const Station& station, double throughput, StationState& s
     if (j <= m - 2) next[j] = p;
   }
   next[0] = std::max(0.0, 1.0 - weighted / m);
-  state.marginal = std::move(next);
+  state.marginal.swap(next);
 }
 
 double total_demand(const ClosedNetwork& network) {
@@ -97,9 +99,9 @@ void check_network(const ClosedNetwork& network, std::size_t customers) {
   }
 }
 
-}  // namespace
-
-std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers) {
+// The recursion from population 1 to customers, visit(point) after each population; the point's buffers are reused.
+template <typename Visit>
+void recurse(const ClosedNetwork& network, std::size_t customers, Visit&& visit) {
   check_network(network, customers);
   const std::size_t k_count = network.stations.size();
   std::vector<StationState> states(k_count);
@@ -111,17 +113,16 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
     }
   }
   const bool general = has_general_service(network);
-  std::vector<MvaPoint> points;
-  points.reserve(customers);
+  MvaPoint point;
+  point.residence.resize(k_count);
+  point.queue_length.resize(k_count);
+  point.utilization.resize(k_count);
   for (std::size_t n = 1; n <= customers; ++n) {
-    MvaPoint point;
-    point.residence.resize(k_count);
+    point.response = 0.0;
     for (std::size_t k = 0; k < k_count; ++k) point.residence[k] = residence_time(network.stations[k], states[k]);
     for (const double r : point.residence) point.response += r;
     point.throughput = static_cast<double>(n) / (network.think + point.response);
     if (general) hold_to_bound(network, static_cast<double>(n), point);
-    point.queue_length.resize(k_count);
-    point.utilization.resize(k_count);
     for (std::size_t k = 0; k < k_count; ++k) {
       const Station& station = network.stations[k];
       point.queue_length[k] = point.throughput * point.residence[k];
@@ -134,9 +135,26 @@ std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t custom
       states[k].utilization = point.utilization[k];
       if (station.servers > 1) update_marginals(station, point.throughput, states[k]);
     }
-    points.push_back(std::move(point));
+    visit(point);
   }
+}
+
+}  // namespace
+
+std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers) {
+  std::vector<MvaPoint> points;
+  points.reserve(customers);
+  recurse(network, customers, [&](const MvaPoint& point) { points.push_back(point); });
   return points;
+}
+
+MvaPoint solve_mva_last(const ClosedNetwork& network, std::size_t customers) {
+  MvaPoint last;
+  std::size_t n = 0;
+  recurse(network, customers, [&](const MvaPoint& point) {
+    if (++n == customers) last = point;
+  });
+  return last;
 }
 
 AsymptoticBounds asymptotic_bounds(const ClosedNetwork& network, double n) {

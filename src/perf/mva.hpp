@@ -43,6 +43,10 @@ struct MvaPoint {
 /// Throws UserError for customers < 1, a negative demand or a negative cv.
 std::vector<MvaPoint> solve_mva(const ClosedNetwork& network, std::size_t customers);
 
+/// The last point of solve_mva(network, customers) alone: the same recursion, without keeping every population's
+/// point (what a solve at one W needs).
+MvaPoint solve_mva_last(const ClosedNetwork& network, std::size_t customers);
+
 /// Asymptotic bounds at population n: X(n) <= min(n / (D + Z), 1 / D_max), R(n) >= max(D, n D_max - Z),
 /// with D_max the largest demand per server (D_k / m_k).
 struct AsymptoticBounds {

@@ -22,6 +22,7 @@ Prediction from_point(const StepCosts& costs, const Scenario& scenario, const Cl
   p.updates_per_s = point.throughput;
   p.compute_s = costs.steps_per_worker * costs.workers / point.throughput;
   p.total_s = costs.setup_s + p.init_io_s + p.compute_s;
+  p.evaluation_s = costs.evaluation_s;
   p.samples_per_s = costs.training_samples / p.compute_s;
   p.server_utilization = point.utilization.front();
   p.staleness_mean = staleness_estimate(costs.workers, costs.steps_per_worker) + costs.pipeline_staleness();
@@ -46,7 +47,7 @@ Prediction solve_shared(const StepCosts& costs, const Scenario& scenario) {
   double slowdown = 1.0;
   for (int round = 0; round < kFixedPointRounds; ++round) {
     const ClosedNetwork network = configuration_network(costs, inflation, slowdown);
-    const MvaPoint point = solve_mva(network, static_cast<std::size_t>(costs.workers)).back();
+    const MvaPoint point = solve_mva_last(network, static_cast<std::size_t>(costs.workers));
     const double busy = costs.servers * point.utilization.front();
     const double next = cores / std::max(kMinFreeCores, cores - busy);
     const double next_slowdown = service_slowdown(costs, point, cores);
@@ -68,7 +69,7 @@ Prediction solve_pipelined(const StepCosts& costs, const Scenario& scenario) {
   StepCosts overlapped = costs;
   for (int round = 0; round < kFixedPointRounds; ++round) {
     const ClosedNetwork network = configuration_network(overlapped, 1.0, 1.0);
-    const MvaPoint point = solve_mva(network, static_cast<std::size_t>(costs.workers)).back();
+    const MvaPoint point = solve_mva_last(network, static_cast<std::size_t>(costs.workers));
     const double trip = network.think - overlapped.compute_s + point.response;
     const double next = std::max(0.0, costs.compute_s + costs.exchange_software_s - trip);
     if (std::abs(next - overlapped.compute_s) < kFixedPointTolerance * costs.compute_s ||

@@ -75,6 +75,20 @@ void diagnose_choice(const Calibration& calibration, const Scenario& base, PlanC
   choice.diagnosis = diagnose(step_costs(calibration, scenario, choice.mva.workers, choice.mva.servers), choice.mva);
 }
 
+// The choice's mva prediction again, with its intervals (the grid's predictions have none: a draw per grid point would
+// multiply the search's time by the draws).
+void add_choice_interval(const Calibration& calibration, const PlanRequest& request, PlanChoice& choice) {
+  if (request.interval_samples < 2) return;
+  PredictRequest single;
+  single.scenario = cell_scenario(request.scenario, choice.io, choice.ranks_per_node);
+  single.workers = {choice.mva.workers};
+  single.servers = {choice.mva.servers};
+  single.kinds = {Kind::kMva};
+  single.sim = request.sim;
+  single.interval_samples = request.interval_samples;
+  choice.mva.interval = predict(calibration, single).front().interval;
+}
+
 void confirm_choice(const Calibration& calibration, const PlanRequest& request, PlanChoice& choice) {
   const Scenario scenario = cell_scenario(request.scenario, choice.io, choice.ranks_per_node);
   const StepCosts costs = step_costs(calibration, scenario, choice.mva.workers, choice.mva.servers);
@@ -128,6 +142,8 @@ Plan plan(const Calibration& calibration, const PlanRequest& request) {
   }
   diagnose_choice(calibration, request.scenario, out.study);
   diagnose_choice(calibration, request.scenario, out.fastest);
+  for (PlanChoice* choice : {&out.study, &out.fastest}) add_choice_interval(calibration, request, *choice);
+  for (PlanChoice& choice : out.choices) add_choice_interval(calibration, request, choice);
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include "perf/calibration.hpp"
 #include "perf/prediction.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 namespace psbench::perf {
 
@@ -19,6 +19,7 @@ struct PlanRequest {
   int confirm = 3;                  ///< simulate the recommendation and runners-up, this many of them
   double sim_max_pushes = 16384.0;  ///< simulate only configurations of at most this many shard pushes
   SimOptions sim;                   ///< the simulation's options
+  int interval_samples = 0;         ///< draws for the listed configurations' 80 % intervals (below 2: none)
 };
 
 /// One configuration of the grid as mva predicts it, and what the simulation and the diagnosis say of it.

@@ -38,9 +38,10 @@ std::string choice_line(const char* label, const PlanChoice& c) {
   char sim[16] = "-";
   if (c.sim) std::snprintf(sim, sizeof sim, "%.3f", c.sim->total_s);
   char line[320];
-  std::snprintf(line, sizeof line, "%-10s %7d %8d %5d %6d %-10s %9.3f %9.3f %9.3f %11.1f %5.2f %7s %9s  %s\n", label,
-                p.servers, p.workers, c.ranks_per_node, c.nodes, io_mode_name(c.io), p.total_s, p.init_io_s,
-                p.compute_s, p.samples_per_s, p.server_utilization, knee, sim, bottleneck_name(c.diagnosis.bottleneck));
+  std::snprintf(line, sizeof line, "%-10s %7d %8d %5d %6d %-10s %9.3f %17s %9.3f %9.3f %11.1f %5.2f %7s %9s  %s\n",
+                label, p.servers, p.workers, c.ranks_per_node, c.nodes, io_mode_name(c.io), p.total_s,
+                interval_text(p).c_str(), p.init_io_s, p.compute_s, p.samples_per_s, p.server_utilization, knee, sim,
+                bottleneck_name(c.diagnosis.bottleneck));
   return line;
 }
 
@@ -53,6 +54,11 @@ std::string choice_words(const PlanChoice& c) {
   char time[96];
   std::snprintf(time, sizeof time, ": %.3f s", c.mva.total_s);
   words += time;
+  if (c.mva.interval) {
+    std::snprintf(time, sizeof time, " (80 %% interval %.3f-%.3f s)", c.mva.interval->total_s.low,
+                  c.mva.interval->total_s.high);
+    words += time;
+  }
   if (c.sim) {
     std::snprintf(time, sizeof time, " (sim %.3f s)", c.sim->total_s);
     words += time;
@@ -116,9 +122,9 @@ std::string format_plan_table(const PlanRequest& request, const Plan& plan) {
                     std::to_string(request.nodes) + (request.nodes == 1 ? " node" : " nodes") + ": " +
                     std::to_string(plan.searched) + " configurations predicted by mva\n\n";
   char line[320];
-  std::snprintf(line, sizeof line, "%-10s %7s %8s %5s %6s %-10s %9s %9s %9s %11s %5s %7s %9s  %s\n", "choice",
-                "servers", "workers", "r", "nodes", "io", "total_s", "init_io_s", "compute_s", "samples/s", "util",
-                "knee", "sim_s", "bottleneck");
+  std::snprintf(line, sizeof line, "%-10s %7s %8s %5s %6s %-10s %9s %17s %9s %9s %11s %5s %7s %9s  %s\n", "choice",
+                "servers", "workers", "r", "nodes", "io", "total_s", "total_80%", "init_io_s", "compute_s", "samples/s",
+                "util", "knee", "sim_s", "bottleneck");
   out += line;
   for (std::size_t i = 0; i < plan.choices.size(); ++i)
     out += choice_line(i == 0 ? "best" : "runner-up", plan.choices[i]);

@@ -3,6 +3,7 @@
 #include "common/error.hpp"
 #include "perf/closed_forms.hpp"
 #include "perf/collective_forms.hpp"
+#include "perf/interval.hpp"
 #include "perf/mva_prediction.hpp"
 
 namespace psbench::perf {
@@ -54,6 +55,7 @@ std::vector<Prediction> predict(const Calibration& calibration, const PredictReq
     p.io = request.scenario.io;
     p.read = request.scenario.read;
   }
+  add_intervals(calibration, request, predictions);
   return predictions;
 }
 

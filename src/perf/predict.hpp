@@ -5,7 +5,7 @@
 #include "perf/calibration.hpp"
 #include "perf/prediction.hpp"
 #include "perf/scenario.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 namespace psbench::perf {
 
@@ -16,9 +16,11 @@ struct PredictRequest {
   std::vector<int> servers;  ///< S values, ascending
   std::vector<Kind> kinds;   ///< kinds, in kind_order
   SimOptions sim;            ///< options of the sim kind
+  int interval_samples = 0;  ///< calibrations drawn for each time's 80 % interval (perf/interval.hpp); below 2: none
 };
 
-/// Predicts every (kind, S, W); ordered by kind, then S, then W. Throws UserError for an empty list.
+/// Predicts every (kind, S, W); ordered by kind, then S, then W; with request.interval_samples, each with its
+/// intervals (add_intervals). Throws UserError for an empty list.
 std::vector<Prediction> predict(const Calibration& calibration, const PredictRequest& request);
 
 }  // namespace psbench::perf

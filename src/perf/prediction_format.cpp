@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "perf/interval.hpp"
+
 namespace psbench::perf {
 namespace {
 
@@ -25,7 +27,28 @@ std::string joined_modes(const std::vector<Prediction>& predictions, Name name) 
   return joined;
 }
 
+// [p10, p90] of one time, or null without intervals.
+nlohmann::ordered_json interval_json(const Prediction& p, TimeInterval PredictionIntervals::*time) {
+  if (!p.interval) return nullptr;
+  return nlohmann::ordered_json::array({((*p.interval).*time).low, ((*p.interval).*time).high});
+}
+
+// The csv's "low,high" of one time, or ",".
+std::string interval_csv(const Prediction& p, TimeInterval PredictionIntervals::*time) {
+  if (!p.interval) return ",";
+  char text[64];
+  std::snprintf(text, sizeof text, "%.9g,%.9g", ((*p.interval).*time).low, ((*p.interval).*time).high);
+  return text;
+}
+
 }  // namespace
+
+std::string interval_text(const Prediction& p) {
+  if (!p.interval) return "-";
+  char text[48];
+  std::snprintf(text, sizeof text, "%.3f-%.3f", p.interval->total_s.low, p.interval->total_s.high);
+  return text;
+}
 
 nlohmann::ordered_json prediction_json(const Prediction& p) {
   nlohmann::ordered_json out = {{"kind", kind_name(p.kind)},
@@ -36,6 +59,11 @@ nlohmann::ordered_json prediction_json(const Prediction& p) {
                                 {"init_io_s", p.init_io_s},
                                 {"compute_s", p.compute_s},
                                 {"total_s", p.total_s},
+                                {"evaluation_s", p.evaluation_s},
+                                {"init_io_s_interval", interval_json(p, &PredictionIntervals::init_io_s)},
+                                {"compute_s_interval", interval_json(p, &PredictionIntervals::compute_s)},
+                                {"total_s_interval", interval_json(p, &PredictionIntervals::total_s)},
+                                {"evaluation_s_interval", interval_json(p, &PredictionIntervals::evaluation_s)},
                                 {"updates_per_s", p.updates_per_s},
                                 {"samples_per_s", p.samples_per_s},
                                 {"server_utilization", p.server_utilization},
@@ -69,21 +97,29 @@ std::string format_json(const Scenario& scenario, const std::vector<Prediction>&
   inputs["read"] = joined_modes(predictions, [](const Prediction& p) { return read_mode_name(p.read); });
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const Prediction& p : predictions) list.push_back(prediction_json(p));
-  return nlohmann::ordered_json{{"format", 1}, {"kind_order", order}, {"inputs", inputs}, {"predictions", list}}.dump(
-             2) +
+  return nlohmann::ordered_json{{"format", 1},
+                                {"kind_order", order},
+                                {"inputs", inputs},
+                                {"interval_coverage", kIntervalCoverage},
+                                {"predictions", list}}
+             .dump(2) +
          "\n";
 }
 
 std::string format_csv(const std::vector<Prediction>& predictions) {
   std::string out =
       "kind,workers,servers,io,read,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,"
-      "staleness_mean,knee_workers\n";
+      "staleness_mean,knee_workers,evaluation_s,init_io_s_p10,init_io_s_p90,compute_s_p10,compute_s_p90,total_s_p10,"
+      "total_s_p90\n";
   for (const Prediction& p : predictions) {
-    char line[512];
-    std::snprintf(line, sizeof line, "%s,%d,%d,%s,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s\n", kind_name(p.kind),
-                  p.workers, p.servers, io_mode_name(p.io), read_mode_name(p.read), p.init_io_s, p.compute_s, p.total_s,
-                  p.updates_per_s, p.samples_per_s, p.server_utilization, p.staleness_mean,
-                  knee_text(p, "%.6g").c_str());
+    char line[768];
+    std::snprintf(line, sizeof line, "%s,%d,%d,%s,%s,%.9g,%.9g,%.9g,%.9g,%.9g,%.6g,%.6g,%s,%.9g,%s,%s,%s\n",
+                  kind_name(p.kind), p.workers, p.servers, io_mode_name(p.io), read_mode_name(p.read), p.init_io_s,
+                  p.compute_s, p.total_s, p.updates_per_s, p.samples_per_s, p.server_utilization, p.staleness_mean,
+                  knee_text(p, "%.6g").c_str(), p.evaluation_s,
+                  interval_csv(p, &PredictionIntervals::init_io_s).c_str(),
+                  interval_csv(p, &PredictionIntervals::compute_s).c_str(),
+                  interval_csv(p, &PredictionIntervals::total_s).c_str());
     out += line;
   }
   return out;
@@ -91,15 +127,17 @@ std::string format_csv(const std::vector<Prediction>& predictions) {
 
 std::string format_table(const std::vector<Prediction>& predictions) {
   char line[512];
-  std::snprintf(line, sizeof line, "%-8s %8s %7s %-10s %10s %11s %11s %12s %12s %6s %9s %8s\n", "kind", "workers",
-                "servers", "io", "init_io_s", "compute_s", "total_s", "updates/s", "samples/s", "util", "stale",
-                "knee");
+  std::snprintf(line, sizeof line, "%-8s %8s %7s %-10s %10s %11s %11s %17s %8s %12s %12s %6s %9s %8s\n", "kind",
+                "workers", "servers", "io", "init_io_s", "compute_s", "total_s", "total_80%", "eval_s", "updates/s",
+                "samples/s", "util", "stale", "knee");
   std::string out = line;
   for (const Prediction& p : predictions) {
     const std::string knee = p.knee_workers ? knee_text(p, "%.1f") : "-";
-    std::snprintf(line, sizeof line, "%-8s %8d %7d %-10s %10.3f %11.3f %11.3f %12.1f %12.1f %6.3f %9.2f %8s\n",
+    std::snprintf(line, sizeof line,
+                  "%-8s %8d %7d %-10s %10.3f %11.3f %11.3f %17s %8.3f %12.1f %12.1f %6.3f %9.2f %8s\n",
                   kind_name(p.kind), p.workers, p.servers, io_mode_name(p.io), p.init_io_s, p.compute_s, p.total_s,
-                  p.updates_per_s, p.samples_per_s, p.server_utilization, p.staleness_mean, knee.c_str());
+                  interval_text(p).c_str(), p.evaluation_s, p.updates_per_s, p.samples_per_s, p.server_utilization,
+                  p.staleness_mean, knee.c_str());
     out += line;
   }
   return out;

@@ -12,6 +12,9 @@ namespace psbench::perf {
 /// Output formats of `psbench model predict`.
 enum class OutputFormat { kTable, kJson, kCsv };
 
+/// The total's 80 % interval as "low-high" in seconds (three decimals), or "-" without one.
+std::string interval_text(const Prediction& p);
+
 /// One prediction as an object of docs/formats.md#predict-json's `predictions[]`.
 nlohmann::ordered_json prediction_json(const Prediction& prediction);
 

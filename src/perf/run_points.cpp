@@ -32,6 +32,18 @@ double mean_service_per_update(const results::ResultsFile& run) {
   return updates > 0.0 ? busy / updates : 0.0;
 }
 
+// The final evaluation, where the run made one; its test split's bytes at the training split's bytes per sample.
+void add_evaluation(const results::ResultsFile& run, RunPoints& points) {
+  if (run.train.test_samples == 0 || run.train.evaluation_s <= 0.0 || run.load.empty()) return;
+  const double read_samples = run.config.read == "partition"
+                                  ? static_cast<double>(run.train.total_samples) / std::max(1, run.env.workers)
+                                  : static_cast<double>(run.train.total_samples);
+  if (read_samples <= 0.0) return;
+  const double sample_bytes = static_cast<double>(run.load.front().timing.bytes) / read_samples;
+  const auto test = static_cast<double>(run.train.test_samples);
+  points.evaluation[run.config.model].push_back({test, test * sample_bytes, run.train.evaluation_s});
+}
+
 }  // namespace
 
 double read_end_s(const results::ResultsFile& run) {
@@ -60,6 +72,7 @@ void add_run(const results::ResultsFile& run, const std::string& path, RunPoints
   // Everything the run's total holds beyond its read and its training: set-up before the first step (the
   // model, the exchange's buffers, the first weights) and the stop after the last.
   points.setup_s.push_back(run.phases[common_phase::kTotal] - run.train.training_s - read_end_s(run));
+  add_evaluation(run, points);
   for (const results::RankEntry& rank : run.per_rank) {
     if (!rank.worker || rank.worker->steps == 0) continue;
     const auto steps = static_cast<double>(rank.worker->steps);

@@ -104,6 +104,12 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
   costs.read_bytes = scenario.read == ReadMode::kWhole ? stored : std::ceil(stored / costs.workers);
   costs.read_open_s = calibration.disk_sequential.intercept;
   costs.disk_sequential_Bps = calibration.disk_sequential_Bps.value;
+  // A read measured at several sizes keeps its medians per size: a reader of these bytes reads at the bandwidth the
+  // medians give here (the line's slope is pulled between sizes whose cost per byte differs).
+  const double measured = calibration.disk_sequential.table.empty()
+                              ? 0.0
+                              : calibration.disk_sequential.at(costs.read_bytes) - costs.read_open_s;
+  if (measured > 0.0) costs.disk_sequential_Bps = costs.read_bytes / measured;
   costs.disk_parallel_Bps = calibration.disk_parallel_Bps.value;
   if (scenario.platform.kind == PlatformKind::kBlueWaters) {
     costs.disk_parallel_Bps =
@@ -119,6 +125,18 @@ void io_costs(const Calibration& calibration, const Scenario& scenario, StepCost
 double setup_seconds(const Calibration& calibration, const StepCosts& costs) {
   const double node_workers = std::min(costs.workers, costs.ranks_per_node);
   return calibration.setup_s.value * setup_stretch(node_workers / costs.cores_per_node);
+}
+
+// The final evaluation (train's evaluate_on after phases.total): the first worker reads the test split as a first
+// reader does (t_open + bytes / B_seq) and evaluates it in calls of kEvaluationChunk samples.
+double evaluation_seconds(const Calibration& calibration, const Scenario& scenario, const ModelShape& shape,
+                          const StepCosts& costs) {
+  const double test = static_cast<double>(scenario.test_samples);
+  if (test <= 0.0) return 0.0;
+  const double read = costs.read_open_s + test * scenario.sample_bytes / costs.disk_sequential_Bps;
+  const double calls = std::ceil(test / kEvaluationChunk);
+  const double chunk = std::min(test, static_cast<double>(kEvaluationChunk));
+  return read + calls * evaluate_seconds(calibration, scenario.model, shape.flops_per_sample, static_cast<int>(chunk));
 }
 
 }  // namespace
@@ -151,7 +169,10 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   place(scenario, costs);
   const ModelShape shape = model_shape(scenario.model, scenario.input);
   costs.parameter_bytes = shape.parameter_bytes();
-  costs.compute_s = compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
+  costs.core_sharing =
+      core_sharing_stretch(calibration, static_cast<double>(costs.node_workers()) / costs.cores_per_node);
+  costs.compute_s =
+      costs.core_sharing * compute_seconds(calibration, scenario.model, shape.flops_per_sample, scenario.batch);
   costs.compute_cv = calibration.compute_cv.value;
   costs.service_cv = calibration.service_cv.value;
   if (scenario.learner == Learner::kAsync) exchange_costs(calibration, scenario, shape, costs);
@@ -162,6 +183,7 @@ StepCosts step_costs(const Calibration& calibration, const Scenario& scenario, i
   costs.staleness = scenario.staleness;
   io_costs(calibration, scenario, costs);
   costs.setup_s = setup_seconds(calibration, costs);
+  costs.evaluation_s = evaluation_seconds(calibration, scenario, shape, costs);
   return costs;
 }
 

@@ -14,29 +14,33 @@ enum class IoMode { kSequential, kParallel };
 /// How much each worker reads (psbench train --read).
 enum class ReadMode { kWhole, kPartition };
 
+/// Test samples per evaluation call: train's evaluate_on normalises and evaluates 128 at a time.
+inline constexpr int kEvaluationChunk = 128;
+
 /// How the workers combine their work (psbench train --mode, without local): through parameter servers, an
 /// allreduce of the gradient every step, or local SGD with one allreduce of the model per block.
 enum class Learner { kAsync, kSync, kBmuf, kAverage };
 
 /// The run a prediction is for, without the worker and server counts.
 struct Scenario {
-  std::string model = "mlp:512,256";  ///< network spec
-  InputShape input;                   ///< sample shape and classes
-  int sample_bytes = 785;             ///< stored bytes per sample (image plus label): 1x28x28 uint8 + 1
-  int batch = 64;                     ///< b
-  std::uint64_t samples = 60000;      ///< n, training samples
-  int epochs = 1;                     ///< E
-  IoMode io = IoMode::kSequential;    ///< --io
-  ReadMode read = ReadMode::kWhole;   ///< --read
-  PlatformSpec platform;              ///< where it runs
-  int ranks_per_node = 0;             ///< r; 0: every rank on one node of `this`
-  bool pipeline = false;              ///< --pipeline: a worker's exchange overlaps its next step
-  int staleness = -1;                 ///< --staleness S in clocks; -1: unbounded
-  bool delay_compensation = false;    ///< --delay-compensation: the servers apply DC-ASGD's update
-  Learner learner = Learner::kAsync;  ///< --mode
-  bool onebit = false;                ///< --compress onebit: 1-bit SGD with error feedback (async and sync)
-  std::uint64_t block_samples = 0;    ///< --block-samples: samples per worker per block (bmuf, average)
-  std::string calib_path;             ///< calib.json it came from
+  std::string model = "mlp:512,256";   ///< network spec
+  InputShape input;                    ///< sample shape and classes
+  int sample_bytes = 785;              ///< stored bytes per sample (image plus label): 1x28x28 uint8 + 1
+  int batch = 64;                      ///< b
+  std::uint64_t samples = 60000;       ///< n, training samples
+  std::uint64_t test_samples = 10000;  ///< samples of the test split the final evaluation reads and evaluates
+  int epochs = 1;                      ///< E
+  IoMode io = IoMode::kSequential;     ///< --io
+  ReadMode read = ReadMode::kWhole;    ///< --read
+  PlatformSpec platform;               ///< where it runs
+  int ranks_per_node = 0;              ///< r; 0: every rank on one node of `this`
+  bool pipeline = false;               ///< --pipeline: a worker's exchange overlaps its next step
+  int staleness = -1;                  ///< --staleness S in clocks; -1: unbounded
+  bool delay_compensation = false;     ///< --delay-compensation: the servers apply DC-ASGD's update
+  Learner learner = Learner::kAsync;   ///< --mode
+  bool onebit = false;                 ///< --compress onebit: 1-bit SGD with error feedback (async and sync)
+  std::uint64_t block_samples = 0;     ///< --block-samples: samples per worker per block (bmuf, average)
+  std::string calib_path;              ///< calib.json it came from
 };
 
 /// The per-step and start-up costs of one (W, S) configuration, from the calibration: the model's inputs.
@@ -46,7 +50,8 @@ struct StepCosts {
   int nodes = 1;                     ///< nodes the W + S ranks occupy
   int cores_per_node = 1;            ///< c
   int ranks_per_node = 1;            ///< r, ranks on the busiest node
-  double compute_s = 0.0;            ///< t_fb: forward+backward of one minibatch on a free core
+  double compute_s = 0.0;            ///< t_fb: forward+backward of one minibatch, stretched by core_sharing
+  double core_sharing = 1.0;         ///< h: what a node's computing ranks sharing its cores cost beyond an even share
   double exchange_s = 0.0;           ///< t_pp: a worker's push and pull of all shards, without queueing
   double exchange_software_s = 0.0;  ///< the part of t_pp that is not bytes on a modelled link (all of it on `this`)
   double service_s = 0.0;            ///< D_s: one server's demand per update of its shard
@@ -61,6 +66,7 @@ struct StepCosts {
   double disk_parallel_Bps = 0.0;    ///< all readers together
   double read_later_s = 0.0;         ///< a reader after a node's first: fresh pages cleared slower (0: not calibrated)
   double setup_s = 0.0;              ///< set-up and stop outside the read, stretched by workers per core
+  double evaluation_s = 0.0;         ///< the final evaluation: the test split's read and its evaluation calls
   double parameter_bytes = 0.0;      ///< 4 P
   double push_share = 1.0;           ///< a push's bytes over a pull's: 1, or with --compress onebit packed / 4 P
   double training_samples = 0.0;     ///< E x n: samples the whole run processes

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "common/median.hpp"
+#include "perf/interval.hpp"
 #include "perf/predict.hpp"
 #include "perf/run_points.hpp"
 #include "results/file_io.hpp"
@@ -30,6 +31,7 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.input = options.input;
   s.batch = run.config.batch;
   s.samples = run.train.total_samples;
+  s.test_samples = run.train.test_samples;
   s.epochs = run.config.epochs;
   s.io = run.config.io == "parallel" ? IoMode::kParallel : IoMode::kSequential;
   s.read = run.config.read == "partition" ? ReadMode::kPartition : ReadMode::kWhole;
@@ -96,6 +98,18 @@ std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& ru
   return out;
 }
 
+// The prediction request of one run: its scenario, W and S, and the kinds asked for.
+PredictRequest request_of(const Calibration& calibration, const results::ResultsFile& run, const std::string& path,
+                          const ValidateOptions& options) {
+  PredictRequest request;
+  request.scenario = scenario_of(run, path, options, calibration.machine.cores);
+  request.workers = {run.env.workers};
+  request.servers = {learner_of(run, path) == Learner::kAsync ? run.env.servers : 0};
+  request.kinds = options.kinds;
+  request.sim.seed = options.seed;
+  return request;
+}
+
 RunComparison compare(const Calibration& calibration, const std::string& path, const ValidateOptions& options) {
   const results::ResultsFile run = results::read_results_file(path);
   const Learner learner = learner_of(run, path);
@@ -116,6 +130,7 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
   out.measured = {{"init_io", read_end_s(run)},
                   {"compute", run.train.training_s},
                   {"total", total},
+                  {"evaluation", run.train.evaluation_s},
                   {"init_io_phase", run.phases[Phase::kInitIo]},
                   {"setup_share", total > 0.0 ? run.phases[Phase::kInitTotal] / total : 0.0},
                   {"server_utilization", run.server.utilization},
@@ -124,15 +139,31 @@ RunComparison compare(const Calibration& calibration, const std::string& path, c
                   {"staleness_mean", run.server.staleness.mean}};
   out.lowest = out.highest = out.measured;
   if (options.kinds.empty()) return out;  // the measured figures alone
-  PredictRequest request;
-  request.scenario = scenario_of(run, path, options, calibration.machine.cores);
-  request.workers = {run.env.workers};
-  request.servers = {learner == Learner::kAsync ? run.env.servers : 0};
-  request.kinds = options.kinds;
-  for (const Prediction& p : predict(calibration, request)) {
-    out.predicted[p.kind] = {{"init_io", p.init_io_s}, {"compute", p.compute_s}, {"total", p.total_s}};
+  for (const Prediction& p : predict(calibration, request_of(calibration, run, path, options))) {
+    out.predicted[p.kind] = {{"init_io", p.init_io_s},
+                             {"compute", p.compute_s},
+                             {"total", p.total_s},
+                             {"evaluation", p.evaluation_s},
+                             {"server_utilization", p.server_utilization},
+                             {"staleness_mean", p.staleness_mean}};
   }
   return out;
+}
+
+// Each configuration's 80 % intervals, predicted again for its first run with options.interval_samples draws.
+void add_configuration_intervals(const Calibration& calibration, const ValidateOptions& options,
+                                 std::vector<RunComparison>& configurations) {
+  if (options.interval_samples < 2 || options.kinds.empty()) return;
+  for (RunComparison& configuration : configurations) {
+    const results::ResultsFile run = results::read_results_file(configuration.file);
+    PredictRequest request = request_of(calibration, run, configuration.file, options);
+    request.interval_samples = options.interval_samples;
+    for (const Prediction& p : predict(calibration, request)) {
+      const PredictionIntervals& i = *p.interval;
+      configuration.interval[p.kind] = {
+          {"init_io", i.init_io_s}, {"compute", i.compute_s}, {"total", i.total_s}, {"evaluation", i.evaluation_s}};
+    }
+  }
 }
 
 // 100 (predicted - measured) / measured; 0 for a measured value of 0.
@@ -179,14 +210,14 @@ std::map<std::string, ErrorSpread> repeat_errors_of(const std::vector<RunCompari
 // The header of a table of error spreads, its first column headed `label` and its mean `mean`.
 void append_spread_header(std::string& out, const char* label, const char* mean) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-8s %7s %7s %7s %7s\n", label, "phase", mean, "median", "p90", "max");
+  std::snprintf(line, sizeof line, "%-8s %-10s %7s %7s %7s %7s\n", label, "phase", mean, "median", "p90", "max");
   out += line;
 }
 
 // One row of such a table.
 void append_spread_row(std::string& out, const char* label, const char* phase, const ErrorSpread& e) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-8s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
+  std::snprintf(line, sizeof line, "%-8s %-10s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
   out += line;
 }
 
@@ -194,6 +225,41 @@ void append_errors(std::string& out, const ErrorTable& table, const std::vector<
   append_spread_header(out, "kind", "MAPE");
   for (const Kind kind : kinds)
     for (const char* phase : kValidatedPhases) append_spread_row(out, kind_name(kind), phase, table.at(kind).at(phase));
+}
+
+// Per kind and phase, the configurations whose measured median lies inside the 80 % interval.
+void append_coverage(std::string& out, const Validation& validation, const std::vector<Kind>& kinds) {
+  if (validation.coverage.empty() || validation.coverage.begin()->second.begin()->second.count == 0) return;
+  out += "\nMeasured medians inside the predicted 80 % interval (configurations), and the interval's median width\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%-8s %-10s %7s %7s %9s\n", "kind", "phase", "inside", "of", "width%");
+  out += line;
+  for (const Kind kind : kinds) {
+    for (const char* phase : kValidatedPhases) {
+      const IntervalCoverage& c = validation.coverage.at(kind).at(phase);
+      std::snprintf(line, sizeof line, "%-8s %-10s %7d %7d %9.1f\n", kind_name(kind), phase, c.inside, c.count,
+                    c.median_width_percent);
+      out += line;
+    }
+  }
+}
+
+// Per kind, the utilisation's and the staleness's errors over the configurations.
+void append_quantities(std::string& out, const Validation& validation, const std::vector<Kind>& kinds) {
+  if (kinds.empty()) return;
+  out +=
+      "\nServer utilisation (absolute difference) and mean staleness (% error) against the measured, over the "
+      "configurations\n";
+  char line[160];
+  std::snprintf(line, sizeof line, "%-8s %10s %10s %12s %12s\n", "kind", "util_mean", "util_max", "stale_MAPE",
+                "stale_max");
+  out += line;
+  for (const Kind kind : kinds) {
+    const QuantityErrors& e = validation.quantities.at(kind);
+    std::snprintf(line, sizeof line, "%-8s %10.3f %10.3f %12.1f %12.1f\n", kind_name(kind), e.utilization_mean_abs_diff,
+                  e.utilization_max_abs_diff, e.staleness_mape_percent, e.staleness_max_ape_percent);
+    out += line;
+  }
 }
 
 using Ordered = nlohmann::ordered_json;
@@ -214,12 +280,20 @@ Ordered measured_json(const std::map<std::string, double>& values) {
 Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds) {
   Ordered predicted = Ordered::object();
   Ordered error = Ordered::object();
+  Ordered interval = Ordered::object();
   for (const Kind kind : kinds) {
     predicted[kind_name(kind)] = phases_json(run.predicted.at(kind));
     Ordered errors = Ordered::object();
     for (const char* phase : kValidatedPhases)
       errors[phase] = signed_percent_error(run.predicted.at(kind).at(phase), run.measured.at(phase));
     error[kind_name(kind)] = errors;
+    for (const char* quantity : kComparedQuantities)
+      predicted[kind_name(kind)][quantity] = run.predicted.at(kind).at(quantity);
+    if (const auto i = run.interval.find(kind); i != run.interval.end()) {
+      Ordered phases = Ordered::object();
+      for (const char* phase : kValidatedPhases) phases[phase] = {i->second.at(phase).low, i->second.at(phase).high};
+      interval[kind_name(kind)] = phases;
+    }
   }
   return Ordered{{"configuration", run.configuration},
                  {"files", run.files},
@@ -231,7 +305,8 @@ Ordered comparison_json(const RunComparison& run, const std::vector<Kind>& kinds
                  {"lowest", measured_json(run.lowest)},
                  {"highest", measured_json(run.highest)},
                  {"predicted", predicted},
-                 {"error_percent", error}};
+                 {"error_percent", error},
+                 {"interval", run.interval.empty() ? Ordered(nullptr) : interval}};
 }
 
 // kind -> phase -> one figure of the spread.
@@ -257,6 +332,39 @@ Ordered repeats_json(const Validation& validation) {
     Ordered phases = Ordered::object();
     for (const char* phase : kValidatedPhases) phases[phase] = validation.repeat_errors.at(phase).*figure;
     out[key] = phases;
+  }
+  return out;
+}
+
+// kind -> phase -> {inside, count, share, median_width_percent} over the configurations; null without intervals.
+Ordered coverage_json(const Validation& validation, const std::vector<Kind>& kinds) {
+  bool any = false;
+  Ordered out{{"coverage", kIntervalCoverage}};
+  for (const Kind kind : kinds) {
+    Ordered phases = Ordered::object();
+    for (const char* phase : kValidatedPhases) {
+      const IntervalCoverage& c = validation.coverage.at(kind).at(phase);
+      any = any || c.count > 0;
+      phases[phase] = {{"inside", c.inside},
+                       {"count", c.count},
+                       {"share", c.count > 0 ? static_cast<double>(c.inside) / c.count : 0.0},
+                       {"median_width_percent", c.median_width_percent}};
+    }
+    out[kind_name(kind)] = phases;
+  }
+  return any ? out : Ordered(nullptr);
+}
+
+// kind -> the utilisation's and the staleness's errors over the configurations.
+Ordered quantities_json(const Validation& validation, const std::vector<Kind>& kinds) {
+  Ordered out = Ordered::object();
+  for (const Kind kind : kinds) {
+    const QuantityErrors& e = validation.quantities.at(kind);
+    out[kind_name(kind)] = {{"utilization_mean_abs_diff", e.utilization_mean_abs_diff},
+                            {"utilization_max_abs_diff", e.utilization_max_abs_diff},
+                            {"staleness_mape_percent", e.staleness_mape_percent},
+                            {"staleness_max_ape_percent", e.staleness_max_ape_percent},
+                            {"staleness_count", e.staleness_count}};
   }
   return out;
 }
@@ -294,6 +402,56 @@ ErrorSpread error_spread(const std::vector<double>& absolute_errors) {
   return spread;
 }
 
+CoverageTable interval_coverage(const std::vector<RunComparison>& configurations, const std::vector<Kind>& kinds) {
+  CoverageTable table;
+  for (const Kind kind : kinds) {
+    for (const char* phase : kValidatedPhases) {
+      IntervalCoverage& coverage = table[kind][phase];
+      std::vector<double> widths;
+      for (const RunComparison& c : configurations) {
+        const auto intervals = c.interval.find(kind);
+        if (intervals == c.interval.end()) continue;
+        const TimeInterval& i = intervals->second.at(phase);
+        const double measured = c.measured.at(phase);
+        ++coverage.count;
+        if (i.low <= measured && measured <= i.high) ++coverage.inside;
+        const double predicted = c.predicted.at(kind).at(phase);
+        widths.push_back(predicted > 0.0 ? 100.0 * (i.high - i.low) / predicted : 0.0);
+      }
+      if (!widths.empty()) coverage.median_width_percent = median(widths);
+    }
+  }
+  return table;
+}
+
+std::map<Kind, QuantityErrors> quantity_errors(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds) {
+  std::map<Kind, QuantityErrors> out;
+  for (const Kind kind : kinds) {
+    std::vector<double> utilization;
+    std::vector<double> staleness;
+    for (const RunComparison& run : runs) {
+      if (run.servers < 1) continue;
+      const auto& predicted = run.predicted.at(kind);
+      utilization.push_back(std::abs(predicted.at("server_utilization") - run.measured.at("server_utilization")));
+      const double measured = run.measured.at("staleness_mean");
+      if (measured > 0.0) staleness.push_back(percent_error(predicted.at("staleness_mean"), measured));
+    }
+    QuantityErrors& e = out[kind];
+    if (!utilization.empty()) {
+      const ErrorSpread spread = error_spread(utilization);
+      e.utilization_mean_abs_diff = spread.mean;
+      e.utilization_max_abs_diff = spread.max;
+    }
+    if (!staleness.empty()) {
+      const ErrorSpread spread = error_spread(staleness);
+      e.staleness_mape_percent = spread.mean;
+      e.staleness_max_ape_percent = spread.max;
+      e.staleness_count = static_cast<int>(staleness.size());
+    }
+  }
+  return out;
+}
+
 std::string format_validation_json(const Validation& validation, const std::vector<Kind>& kinds) {
   Ordered order = Ordered::array();
   for (const Kind kind : kinds) order.push_back(kind_name(kind));
@@ -311,7 +469,9 @@ std::string format_validation_json(const Validation& validation, const std::vect
                  {"runs", runs},
                  {"over_configurations", summary_json(validation.configurations, validation.errors, kinds)},
                  {"over_runs", summary_json(validation.runs, validation.run_errors, kinds)},
-                 {"repeats", repeats_json(validation)}}
+                 {"repeats", repeats_json(validation)},
+                 {"interval_coverage", coverage_json(validation, kinds)},
+                 {"quantity_errors", quantities_json(validation, kinds)}}
              .dump(2) +
          "\n";
 }
@@ -325,13 +485,16 @@ Validation validate_runs(const Calibration& calibration, const std::vector<std::
   v.errors = errors_of(v.configurations, options.kinds);
   v.run_errors = errors_of(v.runs, options.kinds);
   v.repeat_errors = repeat_errors_of(v.runs, v.repeated_runs);
+  add_configuration_intervals(calibration, options, v.configurations);
+  v.coverage = interval_coverage(v.configurations, options.kinds);
+  v.quantities = quantity_errors(v.configurations, options.kinds);
   return v;
 }
 
 std::string format_validation(const Validation& validation, const std::vector<Kind>& kinds) {
   std::string out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-8s %4s %10s %17s", "run", "W", "S", "io", "phase", "runs",
+  std::snprintf(line, sizeof line, "%-40s %3s %3s %-10s %-10s %4s %10s %17s", "run", "W", "S", "io", "phase", "runs",
                 "measured", "range");
   out += line;
   for (const Kind kind : kinds) {
@@ -342,7 +505,7 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
   for (const RunComparison& run : validation.configurations) {
     for (const char* phase : kValidatedPhases) {
       const double measured = run.measured.at(phase);
-      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-8s %4d %10.3f %8.3f-%-8.3f", run.file.c_str(),
+      std::snprintf(line, sizeof line, "%-40s %3d %3d %-10s %-10s %4d %10.3f %8.3f-%-8.3f", run.file.c_str(),
                     run.workers, run.servers, run.io.c_str(), phase, run.repetitions, measured, run.lowest.at(phase),
                     run.highest.at(phase));
       out += line;
@@ -359,6 +522,8 @@ std::string format_validation(const Validation& validation, const std::vector<Ki
   append_errors(out, validation.errors, kinds);
   out += "\nAbsolute error (%) over every run, one by one\n";
   append_errors(out, validation.run_errors, kinds);
+  append_coverage(out, validation, kinds);
+  append_quantities(out, validation, kinds);
   if (validation.repeat_errors.empty()) return out;
   out += "\nThe runs' own spread (%): each of " + std::to_string(validation.repeated_runs) +
          " repeated runs against the median of its configuration's others\n";

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -10,8 +11,13 @@
 
 namespace psbench::perf {
 
-/// The phases validate compares: the start-up read, the training loop, and the whole run.
-inline constexpr const char* kValidatedPhases[] = {"init_io", "compute", "total"};
+/// The phases validate compares: the start-up read, the training loop, the whole run (phases.total) and the final
+/// evaluation after it (train.evaluation_s).
+inline constexpr const char* kValidatedPhases[] = {"init_io", "compute", "total", "evaluation"};
+
+/// The measured quantities validate also compares with every kind's prediction: the servers' utilisation (compared
+/// by the absolute difference) and the mean staleness (by the percentage error).
+inline constexpr const char* kComparedQuantities[] = {"server_utilization", "staleness_mean"};
 
 /// What validate reports measured beside the phases, per run and as each configuration's median, lowest and
 /// highest (no prediction is compared with them): the init_io phase as written (format 1's also holds the
@@ -22,18 +28,45 @@ inline constexpr const char* kMeasuredQuantities[] = {"init_io_phase", "setup_sh
 
 /// One run, or the median of repeated runs of one configuration, against its predictions.
 struct RunComparison {
-  std::string file;                                         ///< the (first) results file
-  std::vector<std::string> files;                           ///< every results file of the configuration
-  int workers = 0;                                          ///< W
-  int servers = 0;                                          ///< S
-  std::string io;                                           ///< sequential | parallel
-  std::string configuration;                                ///< what identical runs share: data, model, W, S, ...
-  int repetitions = 1;                                      ///< runs of this configuration behind `measured`
-  std::map<std::string, double> measured;                   ///< phase or quantity -> the repetitions' median
-  std::map<std::string, double> lowest;                     ///< phase or quantity -> the repetitions' lowest
-  std::map<std::string, double> highest;                    ///< phase or quantity -> the repetitions' highest
-  std::map<Kind, std::map<std::string, double>> predicted;  ///< kind -> phase -> seconds
+  std::string file;                                              ///< the (first) results file
+  std::vector<std::string> files;                                ///< every results file of the configuration
+  int workers = 0;                                               ///< W
+  int servers = 0;                                               ///< S
+  std::string io;                                                ///< sequential | parallel
+  std::string configuration;                                     ///< what identical runs share: data, model, W, S, ...
+  int repetitions = 1;                                           ///< runs of this configuration behind `measured`
+  std::map<std::string, double> measured;                        ///< phase or quantity -> the repetitions' median
+  std::map<std::string, double> lowest;                          ///< phase or quantity -> the repetitions' lowest
+  std::map<std::string, double> highest;                         ///< phase or quantity -> the repetitions' highest
+  std::map<Kind, std::map<std::string, double>> predicted;       ///< kind -> phase -> seconds, and kComparedQuantities
+  std::map<Kind, std::map<std::string, TimeInterval>> interval;  ///< kind -> phase -> 80 % interval (configurations)
 };
+
+/// How many measured medians of one kind and phase fall inside their 80 % intervals, and how wide those are.
+struct IntervalCoverage {
+  int inside = 0;                     ///< configurations whose measured median lies within [low, high]
+  int count = 0;                      ///< configurations with an interval
+  double median_width_percent = 0.0;  ///< the median of 100 (high - low) / predicted over them
+};
+
+/// Coverage per kind and phase.
+using CoverageTable = std::map<Kind, std::map<std::string, IntervalCoverage>>;
+
+/// Counts, per kind and phase, the configurations whose measured median lies inside their interval (bounds
+/// included), and the median relative width; configurations without intervals are left out.
+CoverageTable interval_coverage(const std::vector<RunComparison>& configurations, const std::vector<Kind>& kinds);
+
+/// How far each kind's utilisation and staleness are from the measured ones over a set of comparisons.
+struct QuantityErrors {
+  double utilization_mean_abs_diff = 0.0;  ///< mean |predicted - measured| server utilisation (0..1)
+  double utilization_max_abs_diff = 0.0;   ///< the largest such difference
+  double staleness_mape_percent = 0.0;     ///< MAPE of the mean staleness, over comparisons whose measured one is > 0
+  double staleness_max_ape_percent = 0.0;  ///< the largest such error
+  int staleness_count = 0;                 ///< comparisons the staleness figures cover
+};
+
+/// The utilisation and staleness errors per kind (comparisons of learners without servers are left out).
+std::map<Kind, QuantityErrors> quantity_errors(const std::vector<RunComparison>& runs, const std::vector<Kind>& kinds);
 
 /// How the absolute percentage errors of one kind and phase spread over a set of comparisons, percent.
 struct ErrorSpread {
@@ -59,7 +92,9 @@ struct Validation {
   /// phase -> how far each run of a repeated configuration lies from the median of its configuration's other runs
   /// (the error of a model exact on those runs: the sweep's own noise beside run_errors); empty when none repeats
   std::map<std::string, ErrorSpread> repeat_errors;
-  int repeated_runs = 0;  ///< the runs repeat_errors covers
+  int repeated_runs = 0;                      ///< the runs repeat_errors covers
+  CoverageTable coverage;                     ///< the configurations' medians inside their 80 % intervals
+  std::map<Kind, QuantityErrors> quantities;  ///< utilisation and staleness against every kind, over configurations
 };
 
 /// Options of a validation.
@@ -67,6 +102,8 @@ struct ValidateOptions {
   std::vector<Kind> kinds;        ///< kinds to predict (none: the measured figures alone, no calibration read)
   std::string platform = "this";  ///< where the runs ran
   InputShape input;               ///< sample shape of the runs' data
+  int interval_samples = 0;       ///< draws for each configuration's 80 % intervals (below 2: none)
+  std::uint64_t seed = 1;         ///< the draws' seed
 };
 
 /// Measures every run (the phases and kMeasuredQuantities) and, for each of options.kinds, predicts it (its config:

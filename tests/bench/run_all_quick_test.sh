@@ -49,6 +49,14 @@ runs = gbench("nn")
 assert runs["BM_TrainStepMlp/32"]["FLOP/s"] > 0 and runs["BM_TrainStepMlp/32"]["params"] == 535818
 assert runs["BM_TrainStepMlp/32"]["flops_per_step"] > 0 and runs["BM_TrainStepMlp/32"]["samples/s"] > 0
 assert runs["BM_OneDnnMatmul/128/784/512"]["FLOP/s"] > 0
+assert runs["BM_EvaluateMlp/128"]["real_time"] > 0 and runs["BM_EvaluateMlp/128"]["samples/s"] > 0
+# k ranks' steps at once beside one alone: one launch per k, the stretch over an even share of the cores.
+cores = int(json.load(open(os.path.join(out, "nn.json")))["context"]["psbench_cores"])
+for ranks in (1, 2):
+    # A fixed iteration count: Google Benchmark names it /iterations:10 after the batch.
+    run = gbench("shared_steps-k%d-r1" % ranks)["BM_TrainStepShared/64/iterations:10"]
+    assert run["ranks"] == ranks and abs(run["ranks_per_core"] - ranks / cores) < 1e-9, run
+    assert run["alone_step_s"] > 0 and run["stretch"] > 0, run
 runs = gbench("data_io")
 names = {name.split("/")[0] for name in runs}
 assert {"BM_PosixRead", "BM_Hdf5SerialRead", "BM_Hdf5CollectiveRead"} <= names, names

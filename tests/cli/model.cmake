@@ -7,11 +7,11 @@ set(predict_args model predict --calib ${calib} --samples 60000 --batch 64)
 
 add_test(NAME cli.model.predict_json COMMAND psbench ${predict_args} --workers 1-4 --servers 1,2 --kind mva --format json)
 set_tests_properties(cli.model.predict_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "\"format\": 1.*\"kind_order\": \\[.*\"ideal\",.*\"revised\",.*\"mva\",.*\"sim\".*\"inputs\".*\"ranks_per_node\": 0.*\"kind\": \"mva\".*\"knee_workers\": [0-9.]+.*\"servers\": 2.*\"workers\": 4")
+  "\"format\": 1.*\"kind_order\": \\[.*\"ideal\",.*\"revised\",.*\"mva\",.*\"sim\".*\"inputs\".*\"ranks_per_node\": 0.*\"interval_coverage\": 0.8.*\"kind\": \"mva\".*\"total_s_interval\": \\[.*\"knee_workers\": [0-9.]+.*\"servers\": 2.*\"workers\": 4")
 
 add_test(NAME cli.model.predict_csv COMMAND psbench ${predict_args} --workers 2^0-2^3 --kind all --format csv)
 set_tests_properties(cli.model.predict_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "^kind,workers,servers,io,read,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,staleness_mean,knee_workers\nideal,1,1,sequential,whole,.*\nsim,8,1,")
+  "^kind,workers,servers,io,read,init_io_s,compute_s,total_s,updates_per_s,samples_per_s,server_utilization,staleness_mean,knee_workers,evaluation_s,init_io_s_p10,init_io_s_p90,compute_s_p10,compute_s_p90,total_s_p10,total_s_p90\nideal,1,1,sequential,whole,.*\nsim,8,1,")
 
 add_test(NAME cli.model.predict_table COMMAND psbench ${predict_args} --workers 4 --kind revised --io parallel)
 set_tests_properties(cli.model.predict_table PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
@@ -21,7 +21,7 @@ set_tests_properties(cli.model.predict_table PROPERTIES TIMEOUT 60 LABELS cli PA
 add_test(NAME cli.model.predict_lists
   COMMAND psbench ${predict_args} --workers 2 --io parallel,sequential --kind mva,ideal,mva --format csv)
 set_tests_properties(cli.model.predict_lists PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "knee_workers\nideal,2,1,parallel,partition,[^\n]*\nmva,2,1,parallel,partition,[^\n]*\nideal,2,1,sequential,whole,[^\n]*\nmva,2,1,sequential,whole,[^\n]*\n$")
+  "total_s_p90\nideal,2,1,parallel,partition,[^\n]*\nmva,2,1,parallel,partition,[^\n]*\nideal,2,1,sequential,whole,[^\n]*\nmva,2,1,sequential,whole,[^\n]*\n$")
 
 # model_cli_error(NAME EXPECTED-REGEX ARG...): one error line, exit code 2.
 function(model_cli_error name expected)
@@ -59,7 +59,7 @@ set(learners_calib ${model_fixtures}/calib_learners.json)
 set(learner_args model predict --calib ${learners_calib} --samples 60000 --batch 64 --workers 4)
 add_test(NAME cli.model.predict_sync_csv COMMAND psbench ${learner_args} --mode sync --format csv)
 set_tests_properties(cli.model.predict_sync_csv PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
-  "^kind,workers,servers,[a-z_,]+\nideal,4,0,[^\n]*\nrevised,4,0,[^\n]*\nmva,4,0,sequential,whole,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0(\.0+)?,0(\.0+)?,\n$")
+  "^kind,workers,servers,[a-z0-9_,]+\nideal,4,0,[^\n]*\nrevised,4,0,[^\n]*\nmva,4,0,sequential,whole,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,0(\.0+)?,0(\.0+)?,,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+\n$")
 add_test(NAME cli.model.predict_sync_onebit COMMAND psbench ${learner_args} --mode sync --compress onebit --kind mva)
 set_tests_properties(cli.model.predict_sync_onebit PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
   "\nmva +4 +0 ")
@@ -133,3 +133,11 @@ model_cli_error(plan_unknown_platform "--platform 'summit' is not one of: this, 
 model_cli_error(plan_budget_beyond_this "--nodes 4: --platform this is one node" plan --calib ${calib} --nodes 4)
 model_cli_error(plan_budget_beyond_the_rack "--nodes 9 is more than the 8 nodes of --platform rack:8:1"
   plan --calib ${calib} --nodes 9 --platform rack:8:1)
+
+# validate over the published sweep's one-worker, one-server runs (2 configurations of 5 runs): each configuration's
+# 80 % intervals, the count of medians inside them, and each kind's utilisation and staleness errors, in the json.
+file(GLOB published_w1_s1 ${PROJECT_SOURCE_DIR}/docs/results/raw/sweep/fashion-mnist/w1-s1-*.json)
+add_test(NAME cli.model.validate_interval_coverage_json
+  COMMAND psbench model validate --calib ${published_calib} ${published_w1_s1} --kind mva --format json)
+set_tests_properties(cli.model.validate_interval_coverage_json PROPERTIES TIMEOUT 60 LABELS cli PASS_REGULAR_EXPRESSION
+  "\"phases\": \\[[^]]*\"evaluation\"[^]]*\\].*\"interval\": {[^}]*\"mva\": {[^}]*\"total\": \\[.*\"interval_coverage\": {[^{]*\"coverage\": 0.8,[^{]*\"mva\": {[^{]*\"init_io\": {[^}]*\"inside\": [0-2],[^}]*\"count\": 2,.*\"quantity_errors\": {[^{]*\"mva\": {[^}]*\"utilization_mean_abs_diff\": [0-9.e-]+,")

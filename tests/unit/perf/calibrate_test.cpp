@@ -193,6 +193,53 @@ TEST_F(CalibrateTest, ClearErrors) {
 // of each size twice as slow (the machine's memory state moves between launches: the medians ignore it).
 constexpr double kLaterIntercept = 60e-3, kLaterSlope = 2e-9;
 
+// The final evaluation's calls (BM_EvaluateMlp: 2 ms + 10 us per sample, at 64 and 128 samples) and ranks sharing
+// cores (BM_TrainStepShared, a launch per k: stretch 1.0 at 0.5 ranks per core, 1.1 and 1.3 at 1.0 in two
+// repetitions, 1.5 at 1.5): the evaluation's line, the stretch's medians per ratio (1.0, 1.2, 1.5) and its spread,
+// each named by its benchmark; calib.json carries both, and one made before them loads without them.
+TEST_F(CalibrateTest, FitsTheEvaluationAndTheCoreSharing) {
+  std::vector<std::string> files = all_files();
+  std::vector<results::BenchmarkRun> evaluate;
+  for (const int samples : {64, 128})
+    evaluate.push_back(run("BM_EvaluateMlp/" + std::to_string(samples) + "/real_time", 2e-3 + 10e-6 * samples, "ms"));
+  files.push_back(write("evaluate.json", file_with(evaluate)));
+  const std::pair<double, double> shared[] = {{0.5, 1.0}, {1.0, 1.1}, {1.0, 1.3}, {1.5, 1.5}};
+  for (std::size_t i = 0; i < std::size(shared); ++i) {
+    results::BenchmarkRun r = run("BM_TrainStepShared/64/manual_time", 1e-3, "ms");
+    r.counters["ranks_per_core"] = shared[i].first;
+    r.counters["stretch"] = shared[i].second;
+    files.push_back(write("shared_steps-" + std::to_string(i) + ".json", file_with({r})));
+  }
+  const Calibration c = calibrate(files, {});
+  ASSERT_EQ(c.evaluate.size(), 1U);
+  EXPECT_EQ(c.evaluate[0].model, "mlp:512,256");
+  EXPECT_NEAR(c.evaluate[0].step.intercept, 2e-3, 1e-12);
+  EXPECT_NEAR(c.evaluate[0].step.slope, 10e-6, 1e-15);
+  EXPECT_NE(c.evaluate[0].step.measured_by.find("BM_Evaluate"), std::string::npos);
+  EXPECT_EQ(c.core_sharing.points, 4);
+  ASSERT_EQ(c.core_sharing.table.size(), 3U);
+  EXPECT_NEAR(c.core_sharing.table[1].y, 1.2, 1e-12);
+  EXPECT_NEAR(core_sharing_stretch(c, 1.25), 1.35, 1e-12);  // halfway from 1.2 to 1.5
+  EXPECT_NEAR(core_sharing_stretch(c, 4.0), 1.5, 1e-12);    // held beyond the largest ratio measured
+  EXPECT_NEAR(core_sharing_stretch(c, 0.25), 1.0, 1e-12);   // and below the smallest
+  // Ratios to the medians: 1, 1.1/1.2, 1.3/1.2, 1: the 10th percentile 0.3 of the way from 1.1/1.2 to 1.
+  EXPECT_NEAR(c.core_sharing.spread.low, 1.1 / 1.2 + 0.3 * (1.0 - 1.1 / 1.2), 1e-12);
+  EXPECT_NE(c.core_sharing.measured_by.find("BM_TrainStepShared"), std::string::npos);
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(c, path);
+  const Calibration back = read_calibration(path);
+  EXPECT_DOUBLE_EQ(back.core_sharing.at(1.0), 1.2);
+  EXPECT_DOUBLE_EQ(back.evaluate[0].step.at(128), c.evaluate[0].step.at(128));
+  EXPECT_DOUBLE_EQ(back.core_sharing.spread.high, c.core_sharing.spread.high);
+  EXPECT_EQ(back.core_sharing.measured_by, c.core_sharing.measured_by);
+  results::Json old = results::Json::parse(std::ifstream(path));
+  old.erase("evaluate");
+  old.erase("core_sharing_stretch_vs_ranks_per_core");
+  const Calibration before = read_calibration(write("old_calib.json", old));
+  EXPECT_TRUE(before.evaluate.empty());
+  EXPECT_DOUBLE_EQ(core_sharing_stretch(before, 2.0), 1.0);
+}
+
 // bench/run_all.sh writes trainer_limit.json beside the files calibrate fits: a whole folder calibrates as without it.
 TEST_F(CalibrateTest, PassesOverTheTrainerLimitFile) {
   std::vector<std::string> files = all_files();
@@ -261,11 +308,15 @@ TEST_F(CalibrateTest, FitsTheSetUpFromTheBenchmark) {
   EXPECT_EQ(c.setup_s.points, 3);
   EXPECT_LT(c.setup_s.residual, 1e-9);
   EXPECT_NE(c.setup_s.source.find("train_setup-w3.json"), std::string::npos);
-  // A set-up twice as long at 3 workers is not the stretch: the fit's mean moves and its residual shows it.
+  // A set-up twice as long at 3 workers is not the stretch: the fit keeps the median (80 ms of 80, 80 and 160 ms), and
+  // its residual and spread show the outlier: ratios 1, 1, 2, so the 90th percentile at 1.8.
   files.back() = write("train_setup-w3.json", file_with({run("BM_TrainSetUp/3/manual_time", 2 * kSetUp * 1.5, "ms")}));
   const Calibration skewed = calibrate(files, {});
-  EXPECT_NEAR(skewed.setup_s.value, 4.0 * kSetUp / 3.0, 1e-12);
+  EXPECT_NEAR(skewed.setup_s.value, kSetUp, 1e-12);
   EXPECT_GT(skewed.setup_s.residual, 0.0);
+  EXPECT_NEAR(skewed.setup_s.spread.low, 1.0, 1e-12);
+  EXPECT_NEAR(skewed.setup_s.spread.high, 1.8, 1e-12);
+  EXPECT_NE(skewed.setup_s.measured_by.find("BM_TrainSetUp"), std::string::npos);
   const std::string path = (dir_ / "calib.json").string();
   write_calibration(without, path);
   const Calibration old = read_calibration(path);

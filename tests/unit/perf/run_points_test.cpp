@@ -47,5 +47,23 @@ TEST(RunPoints, ContendedRunGivesReadsOnly) {
   EXPECT_EQ(points.sources.size(), 1U);
 }
 
+// The final evaluation: 300 test samples at the training split's 100 bytes per sample (1000 bytes for 10 samples, each
+// reader reading the whole split), 0.05 s; a run without one gives no point.
+TEST(RunPoints, EvaluationPointCarriesTheTestSplitsBytes) {
+  results::ResultsFile run = two_reader_run(4);
+  run.train.total_samples = 10;
+  RunPoints points;
+  add_run(run, "run.json", points);
+  EXPECT_TRUE(points.evaluation.empty());
+  run.train.test_samples = 300;
+  run.train.evaluation_s = 0.05;
+  add_run(run, "run.json", points);
+  ASSERT_EQ(points.evaluation.at("mlp:64").size(), 1U);
+  const EvaluationPoint& e = points.evaluation.at("mlp:64").front();
+  EXPECT_DOUBLE_EQ(e.test_samples, 300.0);
+  EXPECT_DOUBLE_EQ(e.test_bytes, 30000.0);
+  EXPECT_DOUBLE_EQ(e.seconds, 0.05);
+}
+
 }  // namespace
 }  // namespace psbench::perf

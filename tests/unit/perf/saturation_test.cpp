@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "common/error.hpp"
-#include "perf/saturation_compare.hpp"
-#include "perf/saturation_model.hpp"
-#include "perf/saturation_sim.hpp"
+#include "perf/saturation/saturation_compare.hpp"
+#include "perf/saturation/saturation_model.hpp"
+#include "perf/saturation/saturation_sim.hpp"
 
 namespace psbench::perf {
 namespace {

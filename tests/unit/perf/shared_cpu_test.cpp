@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "perf/sim_platform.hpp"
-#include "perf/sim_shared_cpu.hpp"
+#include "perf/sim/sim_platform.hpp"
+#include "perf/sim/sim_shared_cpu.hpp"
 
 namespace psbench::perf {
 namespace {

@@ -1,6 +1,6 @@
 // The SimGrid simulation against exact MVA where their assumptions coincide (exponential times, a core per
 // rank, no network), and against the closed form of the sequential loader.
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 #include <gtest/gtest.h>
 

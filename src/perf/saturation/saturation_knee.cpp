@@ -1,4 +1,4 @@
-#include "perf/saturation_knee.hpp"
+#include "perf/saturation/saturation_knee.hpp"
 
 #include <algorithm>
 #include <cstddef>

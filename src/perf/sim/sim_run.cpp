@@ -1,4 +1,4 @@
-#include "perf/sim_run.hpp"
+#include "perf/sim/sim_run.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "perf/sim_platform.hpp"
-#include "perf/sim_shared_cpu.hpp"
+#include "perf/sim/sim_platform.hpp"
+#include "perf/sim/sim_shared_cpu.hpp"
+#include "perf/sim/time_sampler.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;
@@ -22,23 +23,6 @@ struct Message {
   int worker = 0;
   std::uint64_t version = 0;
   bool done = false;
-};
-
-// Draws times with the chosen distribution and the given mean and coefficient of variation.
-class TimeSampler {
- public:
-  TimeSampler(TimeDistribution kind, std::uint64_t seed) : kind_(kind), generator_(seed) {}
-  double draw(double mean, double cv) {
-    if (mean <= 0.0) return 0.0;
-    if (kind_ == TimeDistribution::kExponential) return std::exponential_distribution<double>(1.0 / mean)(generator_);
-    if (cv <= 0.0) return mean;
-    const double sigma2 = std::log1p(cv * cv);
-    return std::lognormal_distribution<double>(std::log(mean) - sigma2 / 2.0, std::sqrt(sigma2))(generator_);
-  }
-
- private:
-  TimeDistribution kind_;
-  std::mt19937_64 generator_;
 };
 
 // State shared by the actors of one simulation (one per process).
@@ -53,6 +37,7 @@ struct World {
   std::vector<std::uint64_t> versions;                  // per server
   std::vector<std::unique_ptr<SharedCpu>> shared_cpus;  // one per host with more ranks than cores
   std::vector<SharedCpu*> rank_cpu;                     // per rank: its host's SharedCpu, or none
+  std::vector<bool> crowded;                            // per rank: its host holds more ranks than cores
   std::vector<std::deque<int>> pushes;                  // per server: workers whose push waits, oldest first
   std::vector<sg4::SemaphorePtr> pushed;                // per server: one token per waiting push
 };
@@ -76,15 +61,18 @@ struct ClockHold {
   }
 };
 
-// Gives each host that holds more ranks than cores a SharedCpu (unless SimGrid's own CPU model is asked for).
+// Marks the ranks of each host that holds more ranks than cores, and gives such a host a SharedCpu (unless SimGrid's
+// own CPU model is asked for).
 void share_crowded_hosts(World& world) {
   const std::vector<sg4::Host*>& hosts = world.platform.rank_hosts;
   world.rank_cpu.assign(hosts.size(), nullptr);
-  if (world.options.cpu != CpuModel::kSharedCpu) return;
+  world.crowded.assign(hosts.size(), false);
   std::map<sg4::Host*, std::vector<std::size_t>> ranks_of;
   for (std::size_t rank = 0; rank < hosts.size(); ++rank) ranks_of[hosts[rank]].push_back(rank);
   for (const auto& [host, ranks] : ranks_of) {
     if (static_cast<int>(ranks.size()) <= host->get_core_count()) continue;
+    for (const std::size_t rank : ranks) world.crowded[rank] = true;
+    if (world.options.cpu != CpuModel::kSharedCpu) continue;
     world.shared_cpus.push_back(std::make_unique<SharedCpu>(host, host->get_core_count()));
     for (const std::size_t rank : ranks) world.rank_cpu[rank] = world.shared_cpus.back().get();
   }
@@ -97,6 +85,16 @@ void compute(World& world, int rank, double seconds, double weight) {
     cpu->execute(seconds, weight);
   else
     sg4::this_actor::execute(seconds * kSimFlopsPerS, weight);
+}
+
+// The software part of a worker's exchange (its copies into and out of the exchange's buffers, on `this` all of t_pp):
+// CPU work of its own, so where its host's ranks outnumber the cores it takes a share of them as its compute does;
+// elsewhere its own core runs it alone, which a wait of the same length models without a CPU action per step.
+void exchange_software(World& world, int rank, double seconds) {
+  if (world.crowded[static_cast<std::size_t>(rank)])
+    compute(world, rank, seconds, 1.0);
+  else
+    sg4::this_actor::sleep_for(seconds);
 }
 
 // A mailbox per (worker, server) pair, so a push is matched in O(1): SimGrid 3.32 matches a send by scanning
@@ -178,7 +176,7 @@ void worker(World& world, int index, std::uint64_t seed) {
     for (const sg4::CommPtr& push : pushes) push->wait();
     for (const sg4::CommPtr& tail : tails)
       if (tail) tail->wait();
-    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+    exchange_software(world, c.servers + index, c.exchange_software_s / 2.0);
   };
   // With --pipeline a push carries the versions its weights came from: those of the replies taken before the
   // step that computed it, one exchange older than the replies taken just before it is sent.
@@ -188,7 +186,7 @@ void worker(World& world, int index, std::uint64_t seed) {
     computed_on = seen;
     compute(world, c.servers + index, sampler.draw(c.compute_s, c.compute_cv), 1.0);
     if (c.pipeline && step > 0) take_replies();
-    sg4::this_actor::sleep_for(c.exchange_software_s / 2.0);
+    exchange_software(world, c.servers + index, c.exchange_software_s / 2.0);
     for (int s = 0; s < c.servers; ++s) {
       const std::uint64_t version = computed_on[static_cast<std::size_t>(s)];
       pushes[static_cast<std::size_t>(s)] =

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "perf/prediction_format.hpp"
-#include "perf/saturation_compare.hpp"
+#include "perf/saturation/saturation_compare.hpp"
 
 namespace psbench::perf {
 

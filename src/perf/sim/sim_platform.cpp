@@ -1,4 +1,4 @@
-#include "perf/sim_platform.hpp"
+#include "perf/sim/sim_platform.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "perf/prediction.hpp"
-#include "perf/saturation_model.hpp"
+#include "perf/saturation/saturation_model.hpp"
 #include "results/bench_file.hpp"
 
 namespace psbench::perf {

@@ -1,4 +1,4 @@
-#include "perf/saturation_format.hpp"
+#include "perf/saturation/saturation_format.hpp"
 
 #include <cmath>
 #include <cstdio>

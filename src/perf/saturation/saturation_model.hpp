@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "perf/mva.hpp"
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 #include "results/bench_file.hpp"
 
 namespace psbench::perf {

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "perf/saturation_model.hpp"
+#include "perf/saturation/saturation_model.hpp"
 
 namespace psbench::perf {
 

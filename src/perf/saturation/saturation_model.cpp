@@ -1,11 +1,11 @@
-#include "perf/saturation_model.hpp"
+#include "perf/saturation/saturation_model.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "common/error.hpp"
-#include "perf/saturation_knee.hpp"
+#include "perf/saturation/saturation_knee.hpp"
 
 namespace psbench::perf {
 namespace {

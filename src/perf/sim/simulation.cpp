@@ -1,11 +1,11 @@
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 #include <algorithm>
 
 #include "common/error.hpp"
 #include "perf/closed_forms.hpp"
 #include "perf/forked_run.hpp"
-#include "perf/sim_run.hpp"
+#include "perf/sim/sim_run.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -33,6 +33,7 @@ Prediction simulate(const StepCosts& costs, const Scenario& scenario, const SimO
   p.init_io_s = m.init_io_s;
   p.compute_s = m.compute_s;
   p.total_s = costs.setup_s + m.init_io_s + m.compute_s;
+  p.evaluation_s = costs.evaluation_s;
   p.updates_per_s = m.compute_s > 0.0 ? m.updates / m.compute_s : 0.0;
   p.samples_per_s = m.compute_s > 0.0 ? costs.training_samples / m.compute_s : 0.0;
   p.server_utilization = m.compute_s > 0.0 ? m.server_busy_s / (m.compute_s * costs.servers) : 0.0;

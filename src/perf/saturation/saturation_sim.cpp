@@ -1,4 +1,4 @@
-#include "perf/saturation_sim.hpp"
+#include "perf/saturation/saturation_sim.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "common/error.hpp"
 #include "perf/forked_run.hpp"
+#include "perf/sim/time_sampler.hpp"
 
 namespace psbench::perf {
 namespace sg4 = simgrid::s4u;
@@ -25,23 +26,6 @@ constexpr std::size_t kFieldsPerPoint = 4;  // exchanges, response sum, busiest 
 struct Message {
   int client = 0;
   bool done = false;
-};
-
-// Draws times with the chosen distribution: lognormal with the given mean and cv (fixed at cv 0), or exponential.
-class TimeSampler {
- public:
-  TimeSampler(TimeDistribution kind, std::uint64_t seed) : kind_(kind), generator_(seed) {}
-  double draw(double mean, double cv) {
-    if (mean <= 0.0) return 0.0;
-    if (kind_ == TimeDistribution::kExponential) return std::exponential_distribution<double>(1.0 / mean)(generator_);
-    if (cv <= 0.0) return mean;
-    const double sigma2 = std::log1p(cv * cv);
-    return std::lognormal_distribution<double>(std::log(mean) - sigma2 / 2.0, std::sqrt(sigma2))(generator_);
-  }
-
- private:
-  TimeDistribution kind_;
-  std::mt19937_64 generator_;
 };
 
 // One point: k clients and S servers on one host, measured over [window_begin, window_end].

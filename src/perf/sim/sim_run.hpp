@@ -1,6 +1,6 @@
 #pragma once
 
-#include "perf/simulation.hpp"
+#include "perf/sim/simulation.hpp"
 
 namespace psbench::perf {
 

@@ -1,12 +1,12 @@
-#include "perf/saturation_compare.hpp"
+#include "perf/saturation/saturation_compare.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "common/error.hpp"
-#include "perf/saturation_knee.hpp"
-#include "perf/saturation_sim.hpp"
+#include "perf/saturation/saturation_knee.hpp"
+#include "perf/saturation/saturation_sim.hpp"
 
 namespace psbench::perf {
 namespace {

@@ -1,4 +1,4 @@
-#include "perf/sim_shared_cpu.hpp"
+#include "perf/sim/sim_shared_cpu.hpp"
 
 #include <algorithm>
 #include <limits>
