@@ -80,7 +80,8 @@ class ModelClient:
                 "--input", request.input, "--classes", str(request.classes),
                 "--sample-bytes", str(request.sample_bytes), "--kind", request.kind,
                 "--ranks-per-node", str(request.ranks_per_node)]
-        return argv + ["--format", "json"]
+        # The report's curves take the predictions alone: the intervals' draws would repeat every simulation.
+        return argv + ["--interval-samples", "0", "--format", "json"]
 
     def predict(self, request: Request) -> list:
         """The predictions of one request; raises ModelUnavailable (and remembers why) when it cannot."""
