@@ -33,6 +33,12 @@ void add_scenario_options(CLI::App& command, ScenarioFlags& flags) {
                   "workers run as `psbench train --compress`: none | onebit (1-bit SGD; async and sync)")
       ->transform(choice({train::Compression::kNone, train::Compression::kOneBit}, train::compression_name))
       ->default_str(std::string(train::compression_name(flags.compress)));
+  command
+      .add_option("--intra-node", flags.scenario.intra_node,
+                  "workers run as `psbench train --intra-node` on `this`: shared-memory | messages | rma (the exchange "
+                  "takes that path's push/pull benchmark)")
+      ->check(CLI::IsMember({"shared-memory", "messages", "rma"}))
+      ->capture_default_str();
   command.add_option("--block-samples", flags.block_samples,
                      "bmuf and average: samples each worker trains on between two synchronisations (train's default)");
   command

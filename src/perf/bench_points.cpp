@@ -94,10 +94,14 @@ void add_google_benchmark(const results::GoogleBenchmarkFile& file, const std::s
         points.core_sharing.push_back({per_core, stretch});
         note_source(points, "core_sharing", path);
       }
-    } else if (family == "BM_PushPull") {
+    } else if (family == "BM_PushPull") {  // path:0 messages, path:1 the node's window, path:2 RMA
       const bool shared = run.name.find("path:1") != std::string::npos;
-      (shared ? points.exchange_shared_window : points.exchange_messages).push_back({x, seconds});
-      note_source(points, shared ? "exchange_shared_window" : "exchange_messages", path);
+      const bool rma = run.name.find("path:2") != std::string::npos;
+      (rma      ? points.exchange_rma
+       : shared ? points.exchange_shared_window
+                : points.exchange_messages)
+          .push_back({x, seconds});
+      note_source(points, rma ? "exchange_rma" : shared ? "exchange_shared_window" : "exchange_messages", path);
     } else if (family == "BM_LocalUpdate" || family == "BM_SgdUpdate") {
       points.update.push_back({x, seconds});
       note_source(points, "update", path);

@@ -15,6 +15,7 @@ struct BenchPoints {
   std::vector<double> flops_per_s;                                  ///< train-step FLOP/s counters
   std::vector<Point> exchange_messages;                             ///< seconds vs bytes, path:0
   std::vector<Point> exchange_shared_window;                        ///< seconds vs bytes, path:1
+  std::vector<Point> exchange_rma;                                  ///< seconds vs bytes, path:2
   std::vector<Point> update;                                        ///< seconds vs bytes
   std::vector<Point> update_compensated;                            ///< DC-ASGD's update: seconds vs bytes
   std::vector<Point> quantize;                                      ///< 1-bit quantization: seconds vs fp32 bytes

@@ -83,6 +83,8 @@ void fit_bench(const BenchPoints& points, Calibration& c) {
                "BM_PushPull/path:0 (push_pull.json): seconds vs bytes", c.exchange_messages);
   fit_optional(points, "exchange_shared_window", points.exchange_shared_window, "push/pull",
                "BM_PushPull/path:1 (push_pull.json): seconds vs bytes", c.exchange_shared_window);
+  fit_optional(points, "exchange_rma", points.exchange_rma, "push/pull",
+               "BM_PushPull/path:2 (push_pull.json): seconds vs bytes", c.exchange_rma);
   fit_optional(points, "update", points.update, "the update time",
                "BM_LocalUpdate, BM_SgdUpdate (server_update.json, push_pull.json): seconds vs bytes", c.update);
   fit_optional(points, "update_compensated", points.update_compensated, "the delay-compensated update time",

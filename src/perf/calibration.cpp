@@ -46,6 +46,7 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"compute_cv", c.compute_cv},
           {"exchange_messages_s_vs_bytes", c.exchange_messages},
           {"exchange_shared_window_s_vs_bytes", c.exchange_shared_window},
+          {"exchange_rma_s_vs_bytes", c.exchange_rma},
           {"update_s_vs_bytes", c.update},
           {"update_compensated_s_vs_bytes", c.update_compensated},
           {"quantize_s_vs_bytes", c.quantize},
@@ -76,6 +77,7 @@ Calibration calibration_from(const nlohmann::json& in) {
   c.compute_cv = in.at("compute_cv").get<FittedValue>();
   c.exchange_messages = in.at("exchange_messages_s_vs_bytes").get<LinearFit>();
   c.exchange_shared_window = in.at("exchange_shared_window_s_vs_bytes").get<LinearFit>();
+  read_optional(in, "exchange_rma_s_vs_bytes", c.exchange_rma);  // optional: calibrations made before RMA lack it
   c.update = in.at("update_s_vs_bytes").get<LinearFit>();
   if (in.contains("update_compensated_s_vs_bytes")) {  // optional: calibrations made before DC-ASGD lack it
     c.update_compensated = in.at("update_compensated_s_vs_bytes").get<LinearFit>();

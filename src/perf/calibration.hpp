@@ -33,6 +33,7 @@ struct Calibration {
   FittedValue compute_cv;            ///< coefficient of variation of t_fb (0: not measured)
   LinearFit exchange_messages;       ///< one push+pull round trip (1 server, 1 worker) vs bytes, messages
   LinearFit exchange_shared_window;  ///< the same through the shared window
+  LinearFit exchange_rma;            ///< the same by MPI one-sided communication (optional)
   LinearFit update;                  ///< the server's SGD update alone vs bytes
   LinearFit update_compensated;      ///< the DC-ASGD update (--delay-compensation) vs bytes (0 points: not measured)
   LinearFit quantize;         ///< 1-bit quantization with error feedback vs the values' fp32 bytes (0 points: none)

@@ -42,7 +42,7 @@ Calibration draw_calibration(const Calibration& calibration, std::mt19937_64& ra
   for (ComputeFit& fit : c.compute) draw(fit.step, random);
   for (ComputeFit& fit : c.evaluate) draw(fit.step, random);
   draw(c.flops_per_s, random);
-  for (LinearFit* fit : {&c.exchange_messages, &c.exchange_shared_window, &c.update, &c.update_compensated, &c.quantize,
+  for (LinearFit* fit : {&c.exchange_messages, &c.exchange_shared_window, &c.exchange_rma, &c.update, &c.update_compensated, &c.quantize,
                          &c.dequantize, &c.allreduce, &c.disk_fresh_later, &c.core_sharing}) {
     draw(*fit, random);
   }

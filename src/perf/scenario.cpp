@@ -57,8 +57,18 @@ double push_bytes(const Scenario& scenario, const ModelShape& shape, int servers
   return onebit_push_bytes(onebit_columns(shape.onebit_matrices), servers);
 }
 
-// Exchange time without queueing: on `this` the shared-window round trip less the update it contains (1-bit
-// pushes go by messages: the messages round trip's transfer scaled to the bytes the push and pull move); on a network
+// The round trip's fit on `this` for the run's --intra-node path (the node's window, messages or RMA); the messages
+// fit where that path's is not calibrated.
+const LinearFit& intra_node_fit(const Calibration& calibration, const Scenario& scenario) {
+  if (scenario.intra_node == "shared-memory" && calibration.exchange_shared_window.points > 0) {
+    return calibration.exchange_shared_window;
+  }
+  if (scenario.intra_node == "rma" && calibration.exchange_rma.points > 0) return calibration.exchange_rma;
+  return calibration.exchange_messages;
+}
+
+// Exchange time without queueing: on `this` the round trip of the run's path less the update it contains (its transfer
+// scaled to the bytes the push and pull move, for 1-bit pushes); on a network
 // the push and pull over the worker's link, overlapping as shard_link_transfers says, plus the messages fit's
 // overhead. A 1-bit worker quantizes its gradient before the push; its server dequantizes each push.
 void exchange_costs(const Calibration& calibration, const Scenario& scenario, const ModelShape& shape,
@@ -75,9 +85,7 @@ void exchange_costs(const Calibration& calibration, const Scenario& scenario, co
   if (scenario.onebit) costs.service_s += dequantize_s(calibration, shard_bytes);
   const PlatformSpec& platform = scenario.platform;
   if (platform.kind == PlatformKind::kThis) {
-    const LinearFit& path = calibration.exchange_shared_window.points > 0 && !scenario.onebit
-                                ? calibration.exchange_shared_window
-                                : calibration.exchange_messages;
+    const LinearFit& path = intra_node_fit(calibration, scenario);
     costs.exchange_s = moved * std::max(0.0, path.at(bytes) - calibration.update.at(bytes)) + quantize;
     costs.exchange_software_s = costs.exchange_s;
   } else if (platform.kind == PlatformKind::kXml) {  // links unknown to the closed forms: the messages fit

@@ -39,8 +39,10 @@ struct Scenario {
   bool delay_compensation = false;     ///< --delay-compensation: the servers apply DC-ASGD's update
   Learner learner = Learner::kAsync;   ///< --mode
   bool onebit = false;                 ///< --compress onebit: 1-bit SGD with error feedback (async and sync)
-  std::uint64_t block_samples = 0;     ///< --block-samples: samples per worker per block (bmuf, average)
-  std::string calib_path;              ///< calib.json it came from
+  std::string intra_node =
+      "shared-memory";              ///< --intra-node: the exchange's path on `this` (shared-memory|messages|rma)
+  std::uint64_t block_samples = 0;  ///< --block-samples: samples per worker per block (bmuf, average)
+  std::string calib_path;           ///< calib.json it came from
 };
 
 /// The per-step and start-up costs of one (W, S) configuration, from the calibration: the model's inputs.

@@ -43,6 +43,7 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   s.delay_compensation = delay_compensated(run);
   s.learner = learner_of(run, path);
   s.onebit = run.config.compress.value_or("none") == "onebit";
+  if (!run.config.intra_node.empty()) s.intra_node = run.config.intra_node;
   s.block_samples = run.config.block_samples.value_or(0);
   const ModelShape shape = model_shape(s.model, s.input);
   if (shape.parameters != run.model.parameters) {

@@ -21,6 +21,7 @@ namespace fs = std::filesystem;
 // the saturation benchmark's D twice the update fit, cv 0.1; 2 cores.
 constexpr double kStepIntercept = 0.5e-3, kStepSlope = 20e-6;
 constexpr double kMsgIntercept = 30e-6, kMsgSlope = 1e-9, kWinIntercept = 10e-6, kWinSlope = 0.4e-9;
+constexpr double kRmaIntercept = 50e-6, kRmaSlope = 1.5e-9;
 constexpr double kUpdateIntercept = 4e-6, kUpdateSlope = 0.25e-9;
 constexpr double kReadIntercept = 10e-3, kReadBps = 500e6, kParallelBps = 1e9;
 constexpr std::uint64_t kParameters = 535818;
@@ -70,6 +71,7 @@ class CalibrateTest : public ::testing::Test {
       const auto tail = std::to_string(static_cast<long>(bytes));
       push_pull.push_back(run("BM_PushPull/path:0/" + tail + "/manual_time", kMsgIntercept + kMsgSlope * bytes, "us"));
       push_pull.push_back(run("BM_PushPull/path:1/" + tail, kWinIntercept + kWinSlope * bytes, "us"));
+      push_pull.push_back(run("BM_PushPull/path:2/" + tail, kRmaIntercept + kRmaSlope * bytes, "us"));
       push_pull.push_back(run("BM_LocalUpdate/" + tail, kUpdateIntercept + kUpdateSlope * bytes, "us"));
     }
     std::vector<results::BenchmarkRun> io;
@@ -108,6 +110,9 @@ TEST_F(CalibrateTest, RecoversKnownParameters) {
   EXPECT_NEAR(c.exchange_messages.intercept, kMsgIntercept, 1e-10);
   EXPECT_NEAR(c.exchange_messages.slope, kMsgSlope, 1e-15);
   EXPECT_NEAR(c.exchange_shared_window.slope, kWinSlope, 1e-15);
+  // RMA's push/pull (path:2) is a fit of its own: it leaves the messages fit above alone.
+  EXPECT_NEAR(c.exchange_rma.intercept, kRmaIntercept, 1e-10);
+  EXPECT_NEAR(c.exchange_rma.slope, kRmaSlope, 1e-15);
   EXPECT_NEAR(c.update.intercept, kUpdateIntercept, 1e-10);
   EXPECT_NEAR(c.update.slope, kUpdateSlope, 1e-15);
   EXPECT_NEAR(c.disk_sequential_Bps.value, kReadBps, 1e-3 * kReadBps);

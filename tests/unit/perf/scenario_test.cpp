@@ -58,6 +58,24 @@ TEST(StepCosts, DelayCompensationTakesItsOwnUpdateFit) {
   EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, 0.001, 1e-12);
 }
 
+// --intra-node: the exchange on `this` takes its path's push/pull fit, less the update the round trip holds; RMA
+// without a fit of its own falls back to the messages fit.
+TEST(StepCosts, TheExchangeTakesItsPathsFit) {
+  Calibration c = test_support::two_core_calibration();
+  c.exchange_messages = LinearFit{0.004, 0.0, "push_pull.json", 0.0, 2, {}};
+  Scenario here = on("this");
+  const double bytes = step_costs(c, here, 2, 1).parameter_bytes;
+  const double update = c.update.at(bytes);
+  ASSERT_GT(c.exchange_shared_window.at(bytes), update);
+  EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, c.exchange_shared_window.at(bytes) - update, 1e-12);
+  here.intra_node = "messages";
+  EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, c.exchange_messages.at(bytes) - update, 1e-12);
+  here.intra_node = "rma";
+  EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, c.exchange_messages.at(bytes) - update, 1e-12);
+  c.exchange_rma = LinearFit{0.01, 0.0, "push_pull.json", 0.0, 2, {}};
+  EXPECT_NEAR(step_costs(c, here, 2, 1).exchange_s, 0.01 - update, 1e-12);
+}
+
 // The later readers' fresh-page read at the bytes each reader reads (the whole set, or its partition); none
 // without the fit, so the closed forms keep the disk's terms.
 TEST(StepCosts, FreshPageReadsAtTheBytesEachReaderReads) {
