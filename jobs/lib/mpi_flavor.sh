@@ -113,8 +113,3 @@ select_bench_launcher() {
   select_mpi_launcher "$1"
   launcher="$mpi_launcher"
 }
-
-# Dies unless the psbench binary $1 is built with Open MPI; $2 says what needs it.
-require_open_mpi_build() {
-  [[ "$(build_flavor "$1")" == openmpi ]] || die "$2 launches with Open MPI only, and $1 is not built with it"
-}

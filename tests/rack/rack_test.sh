@@ -19,6 +19,7 @@
 #                 jobs/rack/summarize_learners.py lists each with the bytes its first worker sent per step and,
 #                 with a calibration, the model's predicted training time
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
+# The cases launch with the MPI psbench is built with (Open MPI or MPICH's Hydra; rack.sh picks the launcher).
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
 case_name="$1"
@@ -29,6 +30,9 @@ rack="$root/jobs/rack/rack.sh"
 name="t$(($$ % 100000))"
 work="$(mktemp -d)"
 trap '"$rack" down --name "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# shellcheck source=../../jobs/lib/mpi_flavor.sh
+source "$root/jobs/lib/mpi_flavor.sh"
+mpi_flavor="$(build_flavor "$psbench")"
 
 fail() {
   echo "FAIL: $*" >&2
@@ -56,6 +60,21 @@ assert_nothing_left() {
   done
 }
 
+# rack_launch SECONDS DONE COMMAND...: runs a launch across the rack. Under MPICH, a launch that has done its work
+# (the file DONE has content) and then hangs in MPI_Finalize is ended after SECONDS with a note, not failed: MPICH
+# 4.0.2's UCX over TCP hangs there in some runs, on one host as well (docs/rack.md, "MPICH"). Any other hang fails.
+rack_launch() {
+  local seconds="$1" done="$2" code=0
+  shift 2
+  [[ "$mpi_flavor" == mpich ]] || { "$@"; return; }
+  timeout "$seconds" "$@" || code=$?
+  if ((code == 124)) && [[ -s "$done" ]]; then
+    echo "note: the launch hung in MPI_Finalize after its work (MPICH's UCX over TCP, docs/rack.md); ended it" >&2
+    code=0
+  fi
+  return "$code"
+}
+
 rack_pids() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^psr-$name-"); do ip netns pids "$ns"; done
 }
@@ -76,9 +95,11 @@ case_ping_pong() {
   # the link's own time. (CI once saw every launch's median at 0.76-0.96 of the rate on a busy host; here, with both
   # cores kept busy, the fastest round trip moved at 1.05 and the median at 1.03.) A bucket that let traffic
   # through unshaped, or shaped it at a wrong rate, fails either way: the burst of 1 ms lets at most 1.14 through.
-  local runs=()
-  for _ in 1 2 3; do
-    runs+=("$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)")
+  local runs=() i
+  for i in 1 2 3; do
+    # shellcheck disable=SC2094  # DONE is the launch's own output
+    rack_launch 20 "$work/pp$i" "$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20 >"$work/pp$i"
+    runs+=("$(cat "$work/pp$i")")
     echo "${runs[-1]}"
   done
   python3 - "${runs[@]}" <<'PY'
@@ -101,7 +122,9 @@ train_runs() {
   # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
   local i
   for ((i = 1; i <= count; i++)); do
-    PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
+    # shellcheck disable=SC2046  # mpi_export_flags prints one word a line
+    PSBENCH_SPIN_US=0 rack_launch 40 "$work/run$i.json" "$rack" mpirun --name "$name" -np 3 \
+      $(mpi_export_flags PSBENCH_SPIN_US) "$psbench" train --data "$work/synth.h5" \
       --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
       --out "$work/run$i.json" "$@" >&2
     echo "$work/run$i.json"
@@ -159,7 +182,8 @@ case_training() {
   check_training counts $runs
 }
 
-# The same over MPI one-sided communication between the nodes (Open MPI's osc/pt2pt over TCP, the rack's setting).
+# The same over MPI one-sided communication between the nodes (Open MPI's osc/pt2pt over TCP, the rack's setting;
+# MPICH's UCX over TCP).
 case_training_rma() {
   local runs
   runs="$(train_runs 1 --inter-node rma)"
@@ -180,7 +204,8 @@ case_training_time() {
 
 case_down_clean() {
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
-  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >/dev/null
+  # shellcheck disable=SC2094  # DONE is the launch's own output
+  rack_launch 20 "$work/pp" "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >"$work/pp"
   "$rack" down --name "$name"
   assert_nothing_left
   echo "down after a clean run left nothing"
