@@ -75,6 +75,14 @@ rack_launch() {
   return "$code"
 }
 
+# The sweep cases run several launches through the jobs' scripts, which end a hung run by RUN_TIMEOUT as failed:
+# under MPICH, whose MPI_Finalize over UCX's TCP hangs in some runs, they are skipped with that reason.
+skip_sweeps_under_mpich() {
+  [[ "$mpi_flavor" != mpich ]] && return
+  echo "skipped: under MPICH 4.0.2, MPI_Finalize of UCX over TCP hangs in some runs (docs/rack.md, \"MPICH\"), and the sweep would record the run as failed"
+  exit 77
+}
+
 rack_pids() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^psr-$name-"); do ip netns pids "$ns"; done
 }
@@ -242,6 +250,7 @@ case_down_killed() {
 }
 
 case_sweep() {
+  skip_sweeps_under_mpich
   PSBENCH_BIN="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
     OUTDIR="$work/out" "$root/jobs/rack/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
   assert_nothing_left
@@ -267,6 +276,7 @@ PY
 }
 
 case_mpirun_sweep() {
+  skip_sweeps_under_mpich
   "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   "$rack" exec --name "$name" env SCHEDULER=rack LINK_RATE=1gbit LINK_DELAY=0ms HOSTFILE="/run/psr-$name/hostfile" \
@@ -287,6 +297,7 @@ PY
 }
 
 case_learners() {
+  skip_sweeps_under_mpich
   "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
   PSBENCH_BIN="$psbench" NAME="$name" WORKERS=2 REPETITIONS=1 LEARNERS="sync1bit async1bit bmuf" BLOCK_SAMPLES=64 \
     MODEL=mlp:16 BATCH=16 DATA="$work/tiny.h5" OUTDIR="$work/out" "$root/jobs/rack/learners.sh" >"$work/log" 2>&1 ||
