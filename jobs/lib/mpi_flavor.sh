@@ -26,24 +26,36 @@ build_flavor() {
 # Prints the flavour's name for messages.
 flavor_name() { [[ "$1" == mpich ]] && echo MPICH || echo "Open MPI"; }
 
-# Sets `mpi_launcher` and `mpi_flavor` for the psbench binary $1: MPIRUN, else mpirun; when mpirun belongs to
-# another MPI than the build's, Debian's name for the build's own (mpirun.mpich, mpirun.openmpi). Dies with one
-# line when the launcher's MPI cannot be told, or is not the build's and MPIRUN chose it.
-select_mpi_launcher() {
-  local wanted
+# Prints openmpi or mpich for any MPI program $1, from the MPI library it links (ldd; it is not run); nothing
+# when it links none of theirs (Open MPI's libmpi.so.40, MPICH's libmpich, Intel MPI's libmpi.so.12).
+program_flavor() {
+  case "$(ldd "$1" 2>/dev/null)" in
+    *libmpich* | *libmpi.so.12*) echo mpich ;;
+    *libmpi.so.4[0-9]*) echo openmpi ;;
+  esac
+}
+
+# Sets `mpi_launcher` and `mpi_flavor` for the psbench binary $1: select_launcher_for its MPI.
+select_mpi_launcher() { select_launcher_for "$(build_flavor "$1")" "$1"; }
+
+# Sets `mpi_launcher` and `mpi_flavor` for a program ($2, named in messages) built with the MPI flavour $1 (empty:
+# unknown): MPIRUN, else mpirun; when mpirun belongs to another MPI than the program's, Debian's name for the
+# program's own (mpirun.mpich, mpirun.openmpi). Dies with one line when the launcher's MPI cannot be told, or is not
+# the program's and MPIRUN chose it.
+select_launcher_for() {
+  local wanted="$1"
   mpi_launcher="${MPIRUN:-mpirun}"
   command -v "$mpi_launcher" >/dev/null || die "no MPI launcher '$mpi_launcher' on PATH (jobs/setup.sh installs one; or set MPIRUN)"
   mpi_flavor="$(launcher_flavor "$mpi_launcher")"
   [[ -n "$mpi_flavor" ]] ||
     die "cannot tell which MPI '$mpi_launcher' launches: its --version names neither Open MPI nor MPICH's Hydra; set MPIRUN to one that does"
-  wanted="$(build_flavor "$1")"
   [[ -z "$wanted" || "$wanted" == "$mpi_flavor" ]] && return
   if [[ -z "${MPIRUN:-}" ]] && command -v "mpirun.$wanted" >/dev/null; then
     mpi_launcher="mpirun.$wanted"
     mpi_flavor="$wanted"
     return
   fi
-  die "$1 is built with $(flavor_name "$wanted") but '$mpi_launcher' launches $(flavor_name "$mpi_flavor"); set MPIRUN to $(flavor_name "$wanted")'s mpirun"
+  die "$2 is built with $(flavor_name "$wanted") but '$mpi_launcher' launches $(flavor_name "$mpi_flavor"); set MPIRUN to $(flavor_name "$wanted")'s mpirun"
 }
 
 # Sets `mpi_flavor` from the psbench binary $1 alone (srun launches, so no mpirun tells); dies when it cannot tell.
@@ -100,9 +112,4 @@ select_bench_launcher() {
   fi
   select_mpi_launcher "$1"
   launcher="$mpi_launcher"
-}
-
-# Dies unless the psbench binary $1 is built with Open MPI; $2 says what needs it.
-require_open_mpi_build() {
-  [[ "$(build_flavor "$1")" == openmpi ]] || die "$2 launches with Open MPI only, and $1 is not built with it"
 }

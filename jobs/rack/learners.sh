@@ -38,7 +38,8 @@ learner_flags() {
 }
 
 find_psbench
-require_open_mpi_build "$psbench" "the virtual rack (its rsh agent and TCP settings are Open MPI's)"
+mpi_flavor="$(build_flavor "$psbench")"
+[[ -n "$mpi_flavor" ]] || die "cannot tell which MPI $psbench is built with ('$psbench --version' names neither Open MPI nor MPICH)"
 [[ $(id -u) -eq 0 ]] || die "the rack needs root (network namespaces and tc)"
 rate="${RATE:-1gbit}"
 workers="${WORKERS:-4}"
@@ -79,7 +80,7 @@ for ((repetition = 1; repetition <= repetitions; repetition++)); do
     servers=0 ranks="$workers"
     [[ $learner == async* ]] && servers=1 ranks=$((workers + 1))
     file="$learner-r$repetition.json"
-    command=("$rack" mpirun --name "$name" -np "$ranks" -x PSBENCH_SPIN_US "${mpirun_flags[@]}" "$psbench" train
+    command=("$rack" mpirun --name "$name" -np "$ranks" $(mpi_export_flags PSBENCH_SPIN_US) "${mpirun_flags[@]}" "$psbench" train
       --data "$data" --model "${MODEL:-mlp:512,256}" "${flags[@]}" --intra-node messages --epochs "${EPOCHS:-1}"
       --batch "${BATCH:-128}" --quiet --out "$outdir/$file" "$@")
     echo "rack learners: $learner #$repetition at $rate -> $outdir/$file"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A virtual rack on one machine: N node network namespaces behind a bridge (the top-of-rack switch) in a
 # namespace of its own, each node linked to the switch by a veth pair that tc shapes in both directions, plus a
-# head namespace (the login node) from which mpirun launches across the nodes through an rsh agent.
+# head namespace (the login node) from which mpirun (Open MPI's or MPICH's Hydra) launches across the nodes through
+# an rsh agent.
 # Everything it makes is named psr-NAME-*; nothing in the root namespace gets an address, a route or a link.
 #
 # Usage (as root):
@@ -13,12 +14,14 @@
 #   jobs/rack/rack.sh show [--name NAME]                    the rack's state file (JSON)
 # R, R2: tc rates (e.g. 1gbit, 10gbit, 500mbit); D: one-way delay of each link (e.g. 0.1ms; needs the kernel's
 # netem); S: the first S nodes hold the servers and get R2; NAME: [a-z0-9]{1,6}, default "rack".
-# The state (hostfile, hosts, rack.json) lives in /run/psr-NAME; docs/rack.md describes all of it.
+# The state (hostfile, hostfile.mpich, hosts, rack.json) lives in /run/psr-NAME; docs/rack.md describes all of it.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 readonly prefix="psr"
 readonly subnet="10.77.0"
+# shellcheck source=../lib/mpi_flavor.sh
+source "$here/../lib/mpi_flavor.sh"
 
 die() {
   echo "rack: error: $*" >&2
@@ -95,15 +98,18 @@ attach() {
   fi
 }
 
-# /etc/hosts of the rack (ip netns exec binds /etc/netns/NS/hosts over /etc/hosts) and the hostfile.
+# /etc/hosts of the rack (ip netns exec binds /etc/netns/NS/hosts over /etc/hosts) and the hostfiles: Open MPI's
+# (`host slots=1`) and Hydra's (`host:1`).
 write_names() {
   local name="$1" nodes="$2" dir="$3"
   local hosts="$dir/hosts" i
   printf '127.0.0.1 localhost\n%s.254 %s\n' "$subnet" "$(ns_head "$name")" >"$hosts"
   : >"$dir/hostfile"
+  : >"$dir/hostfile.mpich"
   for ((i = 1; i <= nodes; i++)); do
     printf '%s.%d %s\n' "$subnet" "$i" "$(ns_node "$name" "$i")" >>"$hosts"
     printf '%s slots=1\n' "$(ns_node "$name" "$i")" >>"$dir/hostfile"
+    printf '%s:1\n' "$(ns_node "$name" "$i")" >>"$dir/hostfile.mpich"
   done
   for ns in "$(ns_head "$name")" $(node_namespaces "$name" "$nodes"); do
     mkdir -p "/etc/netns/$ns"
@@ -225,11 +231,14 @@ cmd_down() {
   remove_rack "$name"
 }
 
-# Runs COMMAND... on the head node with Open MPI's settings for the rack in the environment (OMPI_MCA_*, read by
-# every mpirun it starts), as docs/rack.md measured them: the rsh agent, one daemon per node from the head, TCP over
-# the rack's interface only (MPI and Open MPI's out-of-band traffic), no core binding, one-sided communication by
-# osc/pt2pt. RACK_HOSTFILE names the
-# hostfile. It execs all the way down, so a signal to this script (a timeout, a kill) reaches COMMAND itself.
+# Runs COMMAND... on the head node with both MPIs' settings for the rack in the environment, read by every mpirun it
+# starts, as docs/rack.md measured them. Open MPI (OMPI_MCA_*): the rsh agent, one daemon per node from the head,
+# TCP over the rack's interface only (MPI and Open MPI's out-of-band traffic), no core binding, one-sided
+# communication by osc/pt2pt. MPICH's Hydra (HYDRA_*): the same agent as its rsh launcher, its control traffic on
+# the rack's interface; MPICH's UCX: TCP on that interface only (else UCX takes shared memory and CMA between the
+# namespaces, which share one kernel, and the link is never used). RACK_HOSTFILE names Open MPI's hostfile,
+# RACK_HOSTFILE_MPICH Hydra's. It execs all the way down, so a signal to this script (a timeout, a kill) reaches
+# COMMAND itself.
 cmd_exec() {
   local name=rack
   [[ "${1:-}" == --name ]] && { name="${2:-}"; shift 2 || shift; }
@@ -248,15 +257,26 @@ cmd_exec() {
   # (osc/ucx takes the window and fails it; osc/rdma needs a network that does remote writes), so the rack names
   # osc/pt2pt, which emulates it by messages, and osc/sm for the shared windows within a node.
   export OMPI_MCA_osc=sm,pt2pt
+  export RACK_HOSTFILE_MPICH="$dir/hostfile.mpich" HYDRA_LAUNCHER=rsh HYDRA_LAUNCHER_EXEC="$here/agent.sh"
+  export HYDRA_IFACE="$iface" UCX_TLS=self,tcp UCX_NET_DEVICES="$iface"
   exec ip netns exec "$head" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$head" "$@"
 }
 
-# mpirun on the head node across the rack's hostfile, with cmd_exec's settings, then MPIRUN-ARGS.
+# mpirun on the head node across the rack's hostfile, with cmd_exec's settings, then MPIRUN-ARGS. The launcher is
+# that of the MPI the program links (the first argument that is a path to an executable file; jobs/lib/mpi_flavor.sh),
+# else MPIRUN or mpirun; Hydra gets its own hostfile.
 cmd_mpirun() {
-  local name=rack
+  local name=rack arg program="" hostfile
   [[ "${1:-}" == --name ]] && { name="${2:-}"; shift 2 || shift; }
   check_name "$name"
-  cmd_exec --name "$name" mpirun --hostfile "$(state_dir "$name")/hostfile" "$@"
+  [[ -r "$(state_dir "$name")/hostfile" ]] || die "no rack '$name' is up (no $(state_dir "$name")/hostfile); run 'rack.sh up' first"
+  for arg in "$@"; do
+    [[ "$arg" == */* && -f "$arg" && -x "$arg" ]] && { program="$arg"; break; }
+  done
+  select_launcher_for "$([[ -n "$program" ]] && program_flavor "$program")" "$program"
+  hostfile=(--hostfile "$(state_dir "$name")/hostfile")
+  [[ "$mpi_flavor" == mpich ]] && hostfile=(-f "$(state_dir "$name")/hostfile.mpich")
+  cmd_exec --name "$name" "$mpi_launcher" "${hostfile[@]}" "$@"
 }
 
 # show: prints rack.json.

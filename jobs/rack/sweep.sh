@@ -33,7 +33,8 @@ start_manifest() {
 }
 
 find_psbench
-require_open_mpi_build "$psbench" "the virtual rack (its rsh agent and TCP settings are Open MPI's)"
+mpi_flavor="$(build_flavor "$psbench")"
+[[ -n "$mpi_flavor" ]] || die "cannot tell which MPI $psbench is built with ('$psbench --version' names neither Open MPI nor MPICH)"
 [[ $(id -u) -eq 0 ]] || die "the rack needs root (network namespaces and tc)"
 rate="${RATE:-1gbit}"
 server_rate="${SERVER_RATE:-$rate}"
@@ -71,7 +72,7 @@ start_manifest
 failed=0
 for workers in $workers_list; do
   file="w${workers}-s${servers}-${io}.json"
-  command=("$rack" mpirun --name "$name" -np $((servers + workers)) -x PSBENCH_SPIN_US "${mpirun_flags[@]}" "$psbench" train
+  command=("$rack" mpirun --name "$name" -np $((servers + workers)) $(mpi_export_flags PSBENCH_SPIN_US) "${mpirun_flags[@]}" "$psbench" train
     --data "$data" --model "${MODEL:-mlp:1024,1024}" --servers "$servers" --intra-node messages --io "$io"
     --epochs "${EPOCHS:-1}" --batch "${BATCH:-16}" --quiet --out "$outdir/$file" "$@")
   echo "rack sweep: $servers server(s) at $server_rate, $workers worker(s) at $rate -> $outdir/$file"

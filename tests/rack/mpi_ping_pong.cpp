@@ -76,6 +76,7 @@ int main(int argc, char** argv) {
         "{\"bytes\": %ld, \"rounds\": %ld, \"round_trip_s\": %.9g, \"fastest_round_trip_s\": %.9g, "
         "\"bits_per_s\": %.9g}\n",
         bytes, rounds, seconds, fastest, 2.0 * 8.0 * static_cast<double>(bytes) / seconds);
+    std::fflush(stdout);  // before MPI_Finalize, which MPICH's UCX over TCP can hang in (docs/rack.md, "MPICH")
   }
   MPI_Finalize();
   return 0;

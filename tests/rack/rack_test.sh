@@ -19,6 +19,7 @@
 #                 jobs/rack/summarize_learners.py lists each with the bytes its first worker sent per step and,
 #                 with a calibration, the model's predicted training time
 #   bad_input     every malformed `up`, `down` or `mpirun` fails with one "rack: error:" line, exit 2, nothing made
+# The cases launch with the MPI psbench is built with (Open MPI or MPICH's Hydra; rack.sh picks the launcher).
 # Exit 77 (ctest: skipped) with one line where network namespaces cannot be made (not root, no CAP_SYS_ADMIN).
 set -euo pipefail
 case_name="$1"
@@ -29,6 +30,9 @@ rack="$root/jobs/rack/rack.sh"
 name="t$(($$ % 100000))"
 work="$(mktemp -d)"
 trap '"$rack" down --name "$name" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+# shellcheck source=../../jobs/lib/mpi_flavor.sh
+source "$root/jobs/lib/mpi_flavor.sh"
+mpi_flavor="$(build_flavor "$psbench")"
 
 fail() {
   echo "FAIL: $*" >&2
@@ -56,6 +60,29 @@ assert_nothing_left() {
   done
 }
 
+# rack_launch SECONDS DONE COMMAND...: runs a launch across the rack. Under MPICH, a launch that has done its work
+# (the file DONE has content) and then hangs in MPI_Finalize is ended after SECONDS with a note, not failed: MPICH
+# 4.0.2's UCX over TCP hangs there in some runs, on one host as well (docs/rack.md, "MPICH"). Any other hang fails.
+rack_launch() {
+  local seconds="$1" done="$2" code=0
+  shift 2
+  [[ "$mpi_flavor" == mpich ]] || { "$@"; return; }
+  timeout "$seconds" "$@" || code=$?
+  if ((code == 124)) && [[ -s "$done" ]]; then
+    echo "note: the launch hung in MPI_Finalize after its work (MPICH's UCX over TCP, docs/rack.md); ended it" >&2
+    code=0
+  fi
+  return "$code"
+}
+
+# The sweep cases run several launches through the jobs' scripts, which end a hung run by RUN_TIMEOUT as failed:
+# under MPICH, whose MPI_Finalize over UCX's TCP hangs in some runs, they are skipped with that reason.
+skip_sweeps_under_mpich() {
+  [[ "$mpi_flavor" != mpich ]] && return
+  echo "skipped: under MPICH 4.0.2, MPI_Finalize of UCX over TCP hangs in some runs (docs/rack.md, \"MPICH\"), and the sweep would record the run as failed"
+  exit 77
+}
+
 rack_pids() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^psr-$name-"); do ip netns pids "$ns"; done
 }
@@ -76,9 +103,11 @@ case_ping_pong() {
   # the link's own time. (CI once saw every launch's median at 0.76-0.96 of the rate on a busy host; here, with both
   # cores kept busy, the fastest round trip moved at 1.05 and the median at 1.03.) A bucket that let traffic
   # through unshaped, or shaped it at a wrong rate, fails either way: the burst of 1 ms lets at most 1.14 through.
-  local runs=()
-  for _ in 1 2 3; do
-    runs+=("$("$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20)")
+  local runs=() i
+  for i in 1 2 3; do
+    # shellcheck disable=SC2094  # DONE is the launch's own output
+    rack_launch 20 "$work/pp$i" "$rack" mpirun --name "$name" -np 2 "$ping_pong" 1048576 20 >"$work/pp$i"
+    runs+=("$(cat "$work/pp$i")")
     echo "${runs[-1]}"
   done
   python3 - "${runs[@]}" <<'PY'
@@ -101,7 +130,9 @@ train_runs() {
   # mlp:1024,1024 has 1.86 M parameters (7.5 MB a gradient, 60 ms at 1 Gbit/s): the link, not compute, dominates.
   local i
   for ((i = 1; i <= count; i++)); do
-    PSBENCH_SPIN_US=0 "$rack" mpirun --name "$name" -np 3 -x PSBENCH_SPIN_US "$psbench" train --data "$work/synth.h5" \
+    # shellcheck disable=SC2046  # mpi_export_flags prints one word a line
+    PSBENCH_SPIN_US=0 rack_launch 40 "$work/run$i.json" "$rack" mpirun --name "$name" -np 3 \
+      $(mpi_export_flags PSBENCH_SPIN_US) "$psbench" train --data "$work/synth.h5" \
       --model mlp:1024,1024 --servers 1 --intra-node messages --batch 32 --epochs 1 --momentum 0 --quiet \
       --out "$work/run$i.json" "$@" >&2
     echo "$work/run$i.json"
@@ -159,7 +190,8 @@ case_training() {
   check_training counts $runs
 }
 
-# The same over MPI one-sided communication between the nodes (Open MPI's osc/pt2pt over TCP, the rack's setting).
+# The same over MPI one-sided communication between the nodes (Open MPI's osc/pt2pt over TCP, the rack's setting;
+# MPICH's UCX over TCP).
 case_training_rma() {
   local runs
   runs="$(train_runs 1 --inter-node rma)"
@@ -180,7 +212,8 @@ case_training_time() {
 
 case_down_clean() {
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
-  "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >/dev/null
+  # shellcheck disable=SC2094  # DONE is the launch's own output
+  rack_launch 20 "$work/pp" "$rack" mpirun --name "$name" -np 2 "$ping_pong" 4096 5 >"$work/pp"
   "$rack" down --name "$name"
   assert_nothing_left
   echo "down after a clean run left nothing"
@@ -217,6 +250,7 @@ case_down_killed() {
 }
 
 case_sweep() {
+  skip_sweeps_under_mpich
   PSBENCH_BIN="$psbench" NAME="$name" RATE=1gbit WORKERS="1 2" SAMPLES=320 MODEL=mlp:16 BATCH=32 \
     OUTDIR="$work/out" "$root/jobs/rack/sweep.sh" >"$work/log" 2>&1 || { cat "$work/log"; fail "the sweep failed"; }
   assert_nothing_left
@@ -242,6 +276,7 @@ PY
 }
 
 case_mpirun_sweep() {
+  skip_sweeps_under_mpich
   "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
   "$rack" up 3 --rate 1gbit --name "$name" >/dev/null
   "$rack" exec --name "$name" env SCHEDULER=rack LINK_RATE=1gbit LINK_DELAY=0ms HOSTFILE="/run/psr-$name/hostfile" \
@@ -262,6 +297,7 @@ PY
 }
 
 case_learners() {
+  skip_sweeps_under_mpich
   "$psbench" data synth --samples 320 --shape 1,8,8 --classes 4 --out "$work/tiny.h5" >/dev/null
   PSBENCH_BIN="$psbench" NAME="$name" WORKERS=2 REPETITIONS=1 LEARNERS="sync1bit async1bit bmuf" BLOCK_SAMPLES=64 \
     MODEL=mlp:16 BATCH=16 DATA="$work/tiny.h5" OUTDIR="$work/out" "$root/jobs/rack/learners.sh" >"$work/log" 2>&1 ||
