@@ -11,9 +11,9 @@
 namespace psbench::perf {
 namespace {
 
-// CNTK's 1-bit aggregation per step (src/train/exchange/onebit_sync_exchange.cpp): quantize the whole gradient, dequantize
-// and sum the W copies of one's own stripe, quantize the sum, dequantize the W gathered sums. Its bytes go in two
-// collectives, MPI_Ialltoallv and MPI_Iallgatherv.
+// CNTK's 1-bit aggregation per step (src/train/exchange/onebit_sync_exchange.cpp): quantize the whole gradient,
+// dequantize and sum the W copies of one's own stripe, quantize the sum, dequantize the W gathered sums. Its bytes go
+// in two collectives, MPI_Ialltoallv and MPI_Iallgatherv.
 double onebit_codec_s(const Calibration& calibration, const compress::ColumnLayout& columns, int workers) {
   const double bytes = 4.0 * static_cast<double>(columns.values());
   const double stripe = 4.0 * static_cast<double>(onebit_largest_stripe_values(columns, workers));

@@ -42,8 +42,9 @@ Calibration draw_calibration(const Calibration& calibration, std::mt19937_64& ra
   for (ComputeFit& fit : c.compute) draw(fit.step, random);
   for (ComputeFit& fit : c.evaluate) draw(fit.step, random);
   draw(c.flops_per_s, random);
-  for (LinearFit* fit : {&c.exchange_messages, &c.exchange_shared_window, &c.exchange_rma, &c.update, &c.update_compensated, &c.quantize,
-                         &c.dequantize, &c.allreduce, &c.disk_fresh_later, &c.core_sharing}) {
+  for (LinearFit* fit :
+       {&c.exchange_messages, &c.exchange_shared_window, &c.exchange_rma, &c.update, &c.update_compensated, &c.quantize,
+        &c.dequantize, &c.allreduce, &c.disk_fresh_later, &c.core_sharing}) {
     draw(*fit, random);
   }
   for (FittedValue* value : {&c.service_scale, &c.disk_parallel_Bps, &c.setup_s, &c.exchange_overhead_s}) {
@@ -76,8 +77,7 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
   // One thread per core: the closed forms and mva are pure functions, and the sim runs each simulation in a forked
   // child of its own (glibc's fork resets the allocator's and stdio's locks in the child, which touches nothing
   // else of the parent's).
-  const std::size_t threads =
-      std::min<std::size_t>(sampled.size(), std::max(1U, std::thread::hardware_concurrency()));
+  const std::size_t threads = std::min<std::size_t>(sampled.size(), std::max(1U, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;

@@ -218,7 +218,8 @@ void append_spread_header(std::string& out, const char* label, const char* mean)
 // One row of such a table.
 void append_spread_row(std::string& out, const char* label, const char* phase, const ErrorSpread& e) {
   char line[160];
-  std::snprintf(line, sizeof line, "%-8s %-10s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90, e.max);
+  std::snprintf(line, sizeof line, "%-8s %-10s %7.1f %7.1f %7.1f %7.1f\n", label, phase, e.mean, e.median, e.p90,
+                e.max);
   out += line;
 }
 

@@ -75,7 +75,8 @@ std::string clocks_line(const results::ResultsFile& file, const TrainOptions& op
                 static_cast<unsigned long long>(ps::staleness_bound(*options.staleness, workers, options.pipeline)),
                 static_cast<unsigned long long>(file.server.staleness.max),
                 static_cast<unsigned long long>(clocks.held_replies), clocks.held_s,
-                static_cast<unsigned long long>(clocks.max_clock_spread), static_cast<unsigned long long>(clocks.max_lead));
+                static_cast<unsigned long long>(clocks.max_clock_spread),
+                static_cast<unsigned long long>(clocks.max_lead));
   return text;
 }
 

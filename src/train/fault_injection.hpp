@@ -4,8 +4,8 @@
 #include <functional>
 #include <memory>
 
-#include "train/fault_plan.hpp"
 #include "train/exchange/gradient_exchange.hpp"
+#include "train/fault_plan.hpp"
 
 namespace psbench::train {
 

@@ -12,8 +12,8 @@
 #include "nn/network_plan.hpp"
 #include "ps/shard_columns.hpp"
 #include "ps/shard_layout.hpp"
-#include "train/gradient_columns.hpp"
 #include "train/checkpoint/resume.hpp"
+#include "train/gradient_columns.hpp"
 
 namespace psbench::train {
 namespace {

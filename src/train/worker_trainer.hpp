@@ -114,7 +114,7 @@ class WorkerTrainer {
   std::optional<StopPoint> stop_;
   std::size_t first_step_ = 0;  // where the next epoch starts (non-zero only when resumed mid-epoch)
   TrainingEvaluation* evaluation_ = nullptr;
-  std::uint64_t steps_taken_ = 0;  // every step of this run, with or without a batch (the evaluations' clock)
+  std::uint64_t steps_taken_ = 0;        // every step of this run, with or without a batch (the evaluations' clock)
   double trained_s_ = 0.0;               // training time of the epochs run so far (the evaluations' clock)
   double epoch_started_ = 0.0;           // when the current epoch started
   double evaluated_before_epoch_ = 0.0;  // the evaluation's seconds when it did

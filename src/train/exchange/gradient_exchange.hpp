@@ -125,10 +125,10 @@ struct BlockSettings {
 };
 
 /// CNTK's block learners over the workers' communicator, no server: each worker runs local SGD on parameters
-/// (the model's) and, every block of settings.block_samples samples and at each epoch's end (train/exchange/block_update.hpp
-/// says how workers agree without a message), the workers synchronise by one allreduce of P floats:
-/// BMUF applies the block-momentum update to the summed deltas and resets the local momentum, averaging replaces
-/// every model by the mean weighted by the samples each trained on. own_samples is this worker's partition;
+/// (the model's) and, every block of settings.block_samples samples and at each epoch's end
+/// (train/exchange/block_update.hpp says how workers agree without a message), the workers synchronise by one allreduce
+/// of P floats: BMUF applies the block-momentum update to the summed deltas and resets the local momentum, averaging
+/// replaces every model by the mean weighted by the samples each trained on. own_samples is this worker's partition;
 /// workers agree (collectively) on the largest, whose steps every worker takes.
 std::unique_ptr<GradientExchange> make_block_exchange(const mpi::Communicator& workers, std::span<float> parameters,
                                                       ps::SgdConfig config, const BlockSettings& settings,

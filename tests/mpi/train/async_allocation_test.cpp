@@ -20,8 +20,8 @@
 #include "ps/shard_columns.hpp"
 #include "ps/transport/node_link.hpp"
 #include "ps/transport/rma_link.hpp"
-#include "train/gradient_columns.hpp"
 #include "train/exchange/gradient_exchange.hpp"
+#include "train/gradient_columns.hpp"
 
 namespace psbench::train {
 namespace {

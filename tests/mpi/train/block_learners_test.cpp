@@ -1,6 +1,7 @@
 // The block learners (bmuf, average) over MPI: after every block, and after an epoch's partial last block, each rank
 // holds the same parameters, equal to a serial reference that trains each worker's block alone and combines them as
-// CNTK does (BMUF's update written out from its equations, not train's code); and a training run reaches the bar, records its settings and moves the closed form's bytes.
+// CNTK does (BMUF's update written out from its equations, not train's code); and a training run reaches the bar,
+// records its settings and moves the closed form's bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -94,8 +95,8 @@ struct ReferenceBmuf {
 
 // The serial reference of block b from start: BMUF's update of the workers' summed deltas, after which every
 // worker's momentum restarts from zero, or the model average weighted by samples, which keeps the momenta.
-std::vector<float> reference_block(BlockLearner learner, Block block, std::span<const float> start,
-                                   ReferenceBmuf& bmuf, std::vector<ps::SgdOptimizer>& optimizers) {
+std::vector<float> reference_block(BlockLearner learner, Block block, std::span<const float> start, ReferenceBmuf& bmuf,
+                                   std::vector<ps::SgdOptimizer>& optimizers) {
   const auto workers = static_cast<int>(optimizers.size());
   std::vector<float> combined(start.size(), 0.0F);
   std::uint64_t total = 0;

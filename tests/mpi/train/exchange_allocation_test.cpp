@@ -11,8 +11,8 @@
 #include "mpi/communicator.hpp"
 #include "nn/model.hpp"
 #include "nn/network_plan.hpp"
-#include "train/gradient_columns.hpp"
 #include "train/exchange/gradient_exchange.hpp"
+#include "train/gradient_columns.hpp"
 
 namespace psbench::train {
 namespace {

@@ -98,7 +98,8 @@ std::vector<float> definition_reference(std::size_t size, int workers, bool feed
     for (int w = 0; w < workers; ++w) {
       std::vector<float> gradient(size);
       for (std::size_t i = 0; i < size; ++i) gradient[i] = gradient_value(w, step, i);
-      const std::vector<float> q = reference::onebit_reconstruction(columns, gradient, residuals[static_cast<std::size_t>(w)]);
+      const std::vector<float> q =
+          reference::onebit_reconstruction(columns, gradient, residuals[static_cast<std::size_t>(w)]);
       for (std::size_t i = 0; i < size; ++i) sum[i] += q[i];
     }
     std::vector<float> reduced = reference::onebit_reconstruction(columns, sum, sum_residual);

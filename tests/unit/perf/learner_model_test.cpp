@@ -10,8 +10,8 @@
 #include "perf/predict.hpp"
 #include "perf/run_points.hpp"
 #include "perf/wire_bytes.hpp"
-#include "train/gradient_columns.hpp"
 #include "train/exchange/gradient_exchange.hpp"
+#include "train/gradient_columns.hpp"
 #include "two_core_calibration.hpp"
 
 namespace psbench::perf {
