@@ -4,7 +4,20 @@
 # needs (scheduler, job_id, nodes, slots, launcher, default_threads, psbench).
 
 # The benchmarks `psbench model calibrate --bench` reads; run_all.sh's trainer_limit is not one of them.
-calibration_benchmarks=nn,push_pull,server_update,data_io,server_saturation
+# shared_steps (ranks sharing one node's cores) always runs within one node.
+calibration_benchmarks=nn,push_pull,server_update,data_io,server_saturation,train_setup
+
+# Sets bench_files to the files of run_all.sh's one-launch benchmarks in $outdir/bench (fresh-page reads, the
+# set-up, the shared steps within one node: one file per launch), relative to $outdir, after the files named in
+# the arguments.
+collect_bench_files() {
+  bench_files=("$@")
+  local file
+  for file in "$outdir"/bench/{data_io_fresh-,train_setup-,shared_steps-}*.json \
+              "$outdir"/bench/one-node/shared_steps-*.json; do
+    if [[ -e "$file" ]]; then bench_files+=("${file#"$outdir"/}"); fi
+  done
+}
 
 # Reads and checks the calibration's own settings; dies on the first bad one.
 read_calibration_settings() {
@@ -50,21 +63,21 @@ run_benchmarks() {
 }
 
 # The benchmark files for calibrate: between the first two nodes when there are two or more (server
-# saturation then over messages, as a sweep's workers reach the servers' node), with push/pull and server
-# saturation also within one node in bench/one-node/; else all within the one node.
+# saturation then over messages, as a sweep's workers reach the servers' node), with push/pull, server
+# saturation and the shared steps within one node in bench/one-node/; else all within the one node.
 run_calibration_benchmarks() {
   local pair=$((${#nodes[@]} > 1 ? 2 : 1))
   write_bench_hostfile "$pair" "$outdir/hostfiles/bench-$pair-nodes.hosts"
   if ((pair == 1)); then
-    run_benchmarks "$outdir/hostfiles/bench-1-nodes.hosts" "$outdir/bench" --only "$calibration_benchmarks"
-    bench_files=(bench/{nn,push_pull,server_update,data_io,server_saturation}.json)
+    run_benchmarks "$outdir/hostfiles/bench-1-nodes.hosts" "$outdir/bench" --only "$calibration_benchmarks,shared_steps"
+    collect_bench_files bench/{nn,push_pull,server_update,data_io,server_saturation}.json
     return
   fi
   run_benchmarks "$outdir/hostfiles/bench-2-nodes.hosts" "$outdir/bench" --only "$calibration_benchmarks" \
     --saturation-paths messages
   write_bench_hostfile 1 "$outdir/hostfiles/bench-1-nodes.hosts"
-  run_benchmarks "$outdir/hostfiles/bench-1-nodes.hosts" "$outdir/bench/one-node" --only push_pull,server_saturation
-  bench_files=(bench/{nn,push_pull,server_update,data_io}.json bench/messages/server_saturation.json)
+  run_benchmarks "$outdir/hostfiles/bench-1-nodes.hosts" "$outdir/bench/one-node" --only push_pull,server_saturation,shared_steps
+  collect_bench_files bench/{nn,push_pull,server_update,data_io}.json bench/messages/server_saturation.json
 }
 
 # The calibration runs, the two I/O modes interleaved in each repetition; stops at the first that fails.
