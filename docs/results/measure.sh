@@ -35,20 +35,56 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$data_dir" "$raw"
 # Each step measures into a staging folder beside raw/ and moves its folders into raw/ only once accepted.
 stage="$results/.measure-$$"
-trap 'rm -rf "$stage"' EXIT
+# The step's own CPU time is that of a cgroup of its own (cgroup v1 cpuacct, else v2), which every process it starts
+# stays in, daemonised or not: Open MPI's daemons on the virtual rack leave the process tree, and a parent's
+# children's CPU time (/proc/PID/stat) does not hold theirs. Without a cgroup to write (not root), that stat is used.
+cgroup=""
+for parent in /sys/fs/cgroup/cpuacct /sys/fs/cgroup/unified /sys/fs/cgroup; do
+  if [[ -w "$parent/cgroup.procs" ]] && mkdir -p "$parent/psbench-measure-$$" 2>/dev/null &&
+     echo $$ >"$parent/psbench-measure-$$/cgroup.procs" 2>/dev/null; then
+    cgroup="$parent/psbench-measure-$$"
+    break
+  fi
+  rmdir "$parent/psbench-measure-$$" 2>/dev/null || true
+done
+leave_cgroup() {
+  [[ -n "$cgroup" ]] || return 0
+  echo $$ >"${cgroup%/*}/cgroup.procs" 2>/dev/null || true
+  rmdir "$cgroup" 2>/dev/null || true
+}
+trap 'rm -rf "$stage"; leave_cgroup' EXIT
 
-# cpu_marks: "TOTAL BUSY OWN" in clock ticks since boot: the machine's CPU time over all CPUs (/proc/stat), its
-# busy part (all but idle and iowait; steal counts as busy: another guest took it), and this script's own CPU time
-# with that of its finished children (utime + stime + cutime + cstime of /proc/$$/stat: every run and rank, as
-# each parent waits for its children).
+# cpu_marks: "TOTAL BUSY OWN" in clock ticks: the machine's CPU time over all CPUs (/proc/stat), its busy part and
+# this step's own CPU time. With a cgroup v1 cpuacct of its own: busy is the root cgroup's usage (every task) and own
+# its cgroup's, both in the same accounting. Otherwise busy is /proc/stat's (all but idle and iowait; steal counts as
+# busy: another guest took it) and own the cgroup v2's usage_usec, else this script's with that of its finished
+# children (utime + stime + cutime + cstime of /proc/$$/stat: every run and rank, as each parent waits for them).
 cpu_marks() {
-  python3 - "$$" <<'PY'
-import sys
+  python3 - "$$" "$cgroup" <<'PY'
+import os, sys
 with open("/proc/stat", encoding="ascii") as f:
     cpu = [int(x) for x in f.readline().split()[1:9]]  # user nice system idle iowait irq softirq steal
-with open(f"/proc/{sys.argv[1]}/stat", encoding="ascii") as f:
-    fields = f.read().rsplit(")", 1)[1].split()  # from field 3 (state) on
-print(sum(cpu), sum(cpu) - cpu[3] - cpu[4], sum(int(x) for x in fields[11:15]))
+tick = os.sysconf("SC_CLK_TCK")
+group = sys.argv[2]
+total, busy = sum(cpu), sum(cpu) - cpu[3] - cpu[4]
+
+
+def read_int(path):
+    with open(path, encoding="ascii") as f:
+        return int(f.read())
+
+
+if group and os.path.exists(f"{group}/cpuacct.usage"):
+    busy = read_int(f"{os.path.dirname(group)}/cpuacct.usage") * tick // 10**9
+    own = read_int(f"{group}/cpuacct.usage") * tick // 10**9
+elif group:
+    with open(f"{group}/cpu.stat", encoding="ascii") as f:
+        own = int(dict(line.split() for line in f)["usage_usec"]) * tick // 10**6
+else:
+    with open(f"/proc/{sys.argv[1]}/stat", encoding="ascii") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # from field 3 (state) on
+    own = sum(int(x) for x in fields[11:15])
+print(total, busy, own)
 PY
 }
 
@@ -191,7 +227,12 @@ run_bench() {
   if ! grep -qE '^\S+ /dev/shm tmpfs \S*huge=(advise|always|within_size)' /proc/mounts; then
     echo "measure: warning: /dev/shm has no huge pages (mount -o remount,huge=advise /dev/shm gives them)" >&2
   fi
-  PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,push_pull,server_update,data_io,server_saturation,train_setup,shared_steps \
+  # The measurement writes into the tree (raw/), so run_all.sh's own check would call every file dirty: the commit is
+  # HEAD's, marked dirty only where code outside docs/results differs from it.
+  local commit
+  commit="$(git -C "$root" rev-parse HEAD)"
+  git -C "$root" diff --quiet HEAD -- . ':(exclude)docs/results' || commit+=-dirty
+  PSBENCH_GIT_COMMIT="$commit" PSBENCH_BUILD="$build" "$root/bench/run_all.sh" --only nn,push_pull,server_update,data_io,server_saturation,train_setup,shared_steps \
     --saturation-paths shared,messages --out "$stage/bench"
   # The bench step's manifest (beside the folder, which calibrate reads as bench files): each file and the command.
   local entries=() file

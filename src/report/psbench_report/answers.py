@@ -4,7 +4,7 @@ What limits the answers on this machine is said once, in the report's caveats (f
 from .model import ModelUnavailable
 from .numbers import each, find, percent, predicted, seconds
 from .rack import rack_medians
-from .validation import BAND, QUANTITIES, run_count, validated
+from .validation import BAND, QUANTITIES, run_count, validated, validated_from_benchmarks
 
 
 def _unmeasured(found) -> str:
@@ -152,20 +152,75 @@ def _saturation_lines(bench, saturation_model) -> list:
             "model's closed-form N* and each kind's MAPE and knee (`psbench model saturation`)."] + lines + [""]
 
 
-def rq4(sweep, curves) -> list:
-    """How well the ideal model predicts, against the revised model: the MAPE `psbench model validate` gives."""
-    found = validated(sweep, curves)
-    if not found.pairs:
-        reason = "; ".join(found.failures + curves.failures) or "no prediction"
-        return [f"Not answered: the model gave no prediction for any run ({reason})."]
-    kinds = [k for k in ("ideal", "revised", "mva", "sim") if any(k in s.mape for s in found.summaries)]
-    lines = [f"MAPE of each kind (in brackets: configurations within ±{100 * BAND:.0f}%):", "",
-             "| data | phase | " + " | ".join(kinds) + " |", "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
+def _mape_table(found, kinds: list) -> list:
+    """Per dataset and phase, each kind's MAPE and the configurations within the band."""
+    lines = ["| data | phase | " + " | ".join(kinds) + " |", "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
     for summary in found.summaries:
         for name, _ in QUANTITIES:
             cells = [f"{summary.mape[k][name]:.1f}% ({summary.within[k][name]}/{summary.configurations})"
                      if k in summary.mape else "n/a" for k in kinds]
             lines.append(f"| {summary.datasets[0]} | {name} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _coverage_table(calibrations: list, kinds: list) -> list:
+    """Per dataset and calibration, the measured totals inside each kind's 80% interval and its median width."""
+    lines = ["| data | calibration | " + " | ".join(kinds) + " |",
+             "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
+    for label, found in calibrations:
+        for summary in found.summaries:
+            cells = []
+            for kind in kinds:
+                inside, count, width = summary.coverage.get(kind, {}).get("total", (None, 0, None))
+                cells.append(f"{inside}/{count} ({100 * inside / count:.0f}%), width {width:.0f}%" if count else "n/a")
+            lines.append(f"| {summary.datasets[0]} | {label} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _quantities_table(found, kinds: list) -> list:
+    """Per dataset, each kind's server utilisation (mean and largest absolute difference, in points) and staleness
+    (MAPE) against the measured medians."""
+    lines = ["| data | figure | " + " | ".join(kinds) + " |", "| --- | --- | " + " | ".join("---" for _ in kinds) + " |"]
+    for summary in found.summaries:
+        utilization, staleness = [], []
+        for kind in kinds:
+            errors = summary.quantities.get(kind) or {}
+            mean, largest = errors.get("utilization_mean_abs_diff"), errors.get("utilization_max_abs_diff")
+            utilization.append(f"{100 * mean:.0f} (max {100 * largest:.0f})" if mean is not None else "n/a")
+            count = errors.get("staleness_count", 0)
+            staleness.append(f"{errors['staleness_mape_percent']:.0f}% ({count})" if count else "n/a")
+        lines.append(f"| {summary.datasets[0]} | server utilisation, points | " + " | ".join(utilization) + " |")
+        lines.append(f"| {summary.datasets[0]} | staleness MAPE (configurations) | " + " | ".join(staleness) + " |")
+    return lines
+
+
+def rq4(sweep, curves) -> list:
+    """How well the ideal model predicts, against the revised model: the MAPE `psbench model validate` gives, with
+    the report's calibration and from the bench files alone, the 80% intervals' coverage and the errors on server
+    utilisation and staleness."""
+    found = validated(sweep, curves)
+    if not found.pairs:
+        reason = "; ".join(found.failures + curves.failures) or "no prediction"
+        return [f"Not answered: the model gave no prediction for any run ({reason})."]
+    kinds = [k for k in ("ideal", "revised", "mva", "sim") if any(k in s.mape for s in found.summaries)]
+    alone = validated_from_benchmarks(sweep, curves)
+    label = "with the calibration runs" if alone is not None else "calibrated from the bench files"
+    lines = [f"MAPE of each kind, {label} (in brackets: configurations within ±{100 * BAND:.0f}%):", ""]
+    lines += _mape_table(found, kinds)
+    calibrations = [(label, found)]
+    if alone is not None and alone.summaries:
+        lines += ["", "From the bench files alone (no run fitted; `psbench model calibrate --bench`):", ""]
+        lines += _mape_table(alone, kinds)
+        calibrations.append(("bench files alone", alone))
+    elif alone is not None:
+        lines += ["", f"From the bench files alone: not computed ({'; '.join(alone.failures)})."]
+    if any(s.coverage for _, f in calibrations for s in f.summaries):
+        lines += ["", "Measured total times inside each kind's 80% interval (the calibration's spread propagated "
+                  "by `psbench model validate`) and the interval's median width:", ""]
+        lines += _coverage_table(calibrations, kinds)
+    if any(s.quantities for s in found.summaries):
+        lines += ["", f"Server utilisation and staleness against the measured medians, {label}:", ""]
+        lines += _quantities_table(found, kinds)
     configurations = sum(s.configurations for s in found.summaries)
     return lines + ["", f"Over {configurations} configurations, each the median of its runs "
                         f"({run_count(found.pairs)} runs), as `psbench model validate` groups and compares them."]

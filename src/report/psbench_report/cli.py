@@ -15,7 +15,7 @@ from .errors import USER_ERROR_EXIT_CODE, ReportError
 from .figure import Context
 from .learners import load_learners
 from .manifest import bench_manifest
-from .model import ModelClient, SaturationModel, calibrate
+from .model import BENCH_CALIBRATION_NAME, ModelClient, SaturationModel, calibrate
 from .plan_study import plan_study
 from .predictions import Curves
 from .report_md import write_report
@@ -93,7 +93,12 @@ def run(arguments: argparse.Namespace) -> Path:
         described = f"`--calib {arguments.calib}`" if arguments.calib else (
             f"{CALIBRATION_NAME}, fitted by `psbench model calibrate` from the bench files alone" if calib else None)
         client = ModelClient(arguments.psbench, calib, calib_failure)
-        curves = Curves(client, sweep, arguments.platform, described)
+        bench_client = None
+        if arguments.calib is not None and bench.paths():
+            from_benchmarks = staging / BENCH_CALIBRATION_NAME
+            failure = calibrate(arguments.psbench, bench.paths(), from_benchmarks)
+            bench_client = ModelClient(arguments.psbench, None if failure else from_benchmarks, failure)
+        curves = Curves(client, sweep, arguments.platform, described, bench_client=bench_client)
         context = Context(sweep, bench, curves, staging, SaturationModel(arguments.psbench), learners,
                           plan_study(client, sweep, arguments.platform), communication, rack,
                           bench_manifest(arguments.bench))

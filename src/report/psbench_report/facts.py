@@ -1,6 +1,6 @@
 """`python3 -m psbench_report.facts --psbench PSBENCH RESULTS_DIR`: the figures other pages quote (findings.py's
 facts), computed from the published data of RESULTS_DIR (raw/sweep, raw/bench, raw/rack, raw/learners,
-raw/communication and calib.json, as docs/results/measure.sh lays them out) and printed as JSON. The docs test
+raw/communication, calib.json and calib-benchmarks.json, as docs/results/measure.sh lays them out) and printed as JSON. The docs test
 compares every quoted figure with them; nothing here draws a figure."""
 
 import argparse
@@ -14,7 +14,7 @@ from .figure import Context
 from .findings import make_findings
 from .learners import load_learners
 from .manifest import bench_manifest
-from .model import ModelClient, SaturationModel
+from .model import BENCH_CALIBRATION_NAME, ModelClient, SaturationModel
 from .predictions import Curves
 from .sweep import load_sweep
 
@@ -32,7 +32,9 @@ def published_facts(results: Path, psbench: str) -> dict:
     sweep = load_sweep(results / "raw" / "sweep")
     rack_folder = _folder(results, "rack")
     client = ModelClient(psbench, calib)
-    curves = Curves(client, sweep, "bluewaters", f"`--calib {calib}`", scale=False)
+    from_benchmarks = results / BENCH_CALIBRATION_NAME
+    bench_client = ModelClient(psbench, from_benchmarks) if from_benchmarks.is_file() else None
+    curves = Curves(client, sweep, "bluewaters", f"`--calib {calib}`", scale=False, bench_client=bench_client)
     context = Context(sweep, load_bench(results / "raw" / "bench"), curves, results, SaturationModel(psbench),
                       load_learners(_folder(results, "learners")), None,
                       load_learners(_folder(results, "communication"), "communication"),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from .model import ModelUnavailable
 from .numbers import find, predicted
 from .rack import rack_medians
-from .validation import validated
+from .validation import validated, validated_from_benchmarks
 
 #: The 2016 study's findings (Hashemi et al., arXiv 1612.00521), one per question.
 STUDY = {
@@ -59,6 +59,29 @@ def rack_facts(rack) -> dict:
             if w is not None:
                 facts[f"rack.{io}.speedup"] = f"{by_servers[2][1][w] / by_servers[1][1][w]:.2f}x"
                 facts[f"rack.{io}.speedup_workers"] = str(w)
+    return facts
+
+
+def _alone_facts(alone) -> dict:
+    """From the bench files alone: each kind's total MAPE over the datasets; both calibrations' 80% coverage of the
+    measured totals and the intervals' median width."""
+    facts = {}
+    for kind in ("ideal", "revised", "mva", "sim"):
+        totals = [s.mape[kind]["total"] for s in alone.summaries if kind in s.mape]
+        if totals:
+            facts[f"validate.benchmarks.{kind}.total"] = _range(totals, _pct)
+    return facts
+
+
+def _coverage_facts(prefix: str, found) -> dict:
+    """Per kind, the share of measured totals inside the 80% interval over every dataset, and the widths' range."""
+    facts = {}
+    for kind in ("ideal", "revised", "mva", "sim"):
+        cells = [s.coverage[kind]["total"] for s in found.summaries if "total" in s.coverage.get(kind, {})]
+        if cells:
+            inside, count = sum(c[0] for c in cells), sum(c[1] for c in cells)
+            facts[f"{prefix}.{kind}.coverage"] = f"{inside} of {count}"
+            facts[f"{prefix}.{kind}.interval_width"] = _range([c[2] for c in cells], lambda v: f"{v:.0f}%")
     return facts
 
 
@@ -223,6 +246,11 @@ def make_findings(context) -> Findings:
     facts = findings.facts
     facts.update(provenance_facts(sweep))
     facts.update(_validation_facts(found))
+    facts.update(_coverage_facts("validate", found))
+    alone = validated_from_benchmarks(sweep, curves)
+    if alone is not None:
+        facts.update(_alone_facts(alone))
+        facts.update(_coverage_facts("validate.benchmarks", alone))
     facts.update(saturation_facts(context.bench, context.saturation))
     facts.update(rack_facts(context.rack))
     facts.update(bench_facts(context.bench))

@@ -18,6 +18,9 @@ _MPI_ENV_PREFIXES = ("OMPI_COMM_", "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_p
                      "OMPI_COMMAND", "OMPI_MCA_initial_wdir", "OMPI_MCA_mpi_", "OMPI_MCA_shmem_", "PMIX_", "ORTE_",
                      "PMI_", "HYDRA_", "HYDI_")  # the last three: MPICH's Hydra and Slurm's PMI-2
 _TIMEOUT_S = 600
+#: Beside a --calib, the calibration fitted from the bench files alone (kept beside report.md), whose accuracy the
+#: report states too.
+BENCH_CALIBRATION_NAME = "calib-benchmarks.json"
 
 
 class ModelUnavailable(Exception):

@@ -83,8 +83,11 @@ def scale_requests(workload: Series, case: ScaleCase, platform: str) -> list:
 class Curves:
     """The model's predictions the figures draw, fetched once; None where the model gave none."""
 
-    def __init__(self, client: ModelClient, sweep: Sweep, platform: str, calibration: str | None, scale: bool = True):
+    def __init__(self, client: ModelClient, sweep: Sweep, platform: str, calibration: str | None, scale: bool = True,
+                 bench_client: ModelClient | None = None):
         self.client_ = client
+        #: the model calibrated from the bench files alone, beside a calibration that also fits runs (or None)
+        self.bench_client = bench_client
         self.platform = platform
         self.calibration = calibration
         self.failures = []

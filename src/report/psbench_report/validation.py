@@ -43,6 +43,8 @@ class Summary:
     runs: int
     mape: dict  # kind -> quantity -> percent
     within: dict  # kind -> quantity -> count
+    coverage: dict  # kind -> quantity -> (inside, count, median width in percent); empty without intervals
+    quantities: dict  # kind -> validate's quantity_errors (utilisation and staleness against the measured medians)
 
 
 @dataclass(frozen=True)
@@ -94,11 +96,16 @@ def _groups(sweep: Sweep) -> dict:
     return groups
 
 
-def validated(sweep: Sweep, curves: Curves) -> Validated:
-    """Runs validate once per sample shape (cached on curves) and returns its pairs and summaries."""
-    cached = getattr(curves, "validated_", None)
-    if cached is not None:
-        return cached
+def _coverage(document: dict, names: dict) -> dict:
+    """validate's interval_coverage as kind -> quantity -> (inside, count, median width %); empty when it gave none."""
+    coverage = document.get("interval_coverage") or {}
+    return {kind: {name: (phases[phase]["inside"], phases[phase]["count"], phases[phase]["median_width_percent"])
+                   for name, phase in names.items() if phases.get(phase) and phases[phase]["count"]}
+            for kind, phases in coverage.items() if isinstance(phases, dict)}
+
+
+def _validate(sweep: Sweep, client) -> Validated:
+    """Runs validate with CLIENT's calibration once per sample shape and returns its pairs and summaries."""
     found, configurations, per_run, summaries, failures = [], [], {}, [], []
     names = {name: phase for name, phase in QUANTITIES}
     try:
@@ -108,7 +115,7 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
     for (shape, classes), (runs, datasets) in groups.items():
         by_path = {str(run.path): run for run in runs}
         try:
-            document = curves.client_.validate(list(by_path), shape, classes)
+            document = client.validate(list(by_path), shape, classes)
         except ModelUnavailable as why:
             failures.append(str(why))
             continue
@@ -129,9 +136,30 @@ def validated(sweep: Sweep, curves: Curves) -> Validated:
             {kind: {name: over["mape_percent"][kind][phase] for name, phase in names.items()}
              for kind in over["mape_percent"]},
             {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
-             for kind in over["within_band"]}))
-    curves.validated_ = Validated(found, configurations, per_run, summaries, failures)
-    return curves.validated_
+             for kind in over["within_band"]},
+            _coverage(document, names), document.get("quantity_errors") or {}))
+    return Validated(found, configurations, per_run, summaries, failures)
+
+
+def validated(sweep: Sweep, curves: Curves) -> Validated:
+    """validate with the report's calibration (cached on curves)."""
+    cached = getattr(curves, "validated_", None)
+    if cached is None:
+        cached = curves.validated_ = _validate(sweep, curves.client_)
+    return cached
+
+
+def validated_from_benchmarks(sweep: Sweep, curves: Curves) -> Validated | None:
+    """validate with the calibration fitted from the bench files alone (cached on curves), or None when the report's
+    calibration is that one already or there is none."""
+    if curves.bench_client is None:
+        return None
+    if curves.bench_client.failure is not None:
+        return Validated([], [], {}, [], [curves.bench_client.failure])
+    cached = getattr(curves, "validated_from_benchmarks_", None)
+    if cached is None:
+        cached = curves.validated_from_benchmarks_ = _validate(sweep, curves.bench_client)
+    return cached
 
 
 def run_count(chosen: list) -> int:
