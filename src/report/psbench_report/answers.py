@@ -1,7 +1,7 @@
 """The answers to RQ1-RQ5 (docs/design.md) from the runs and the model: each a list of lines under its question.
 What limits the answers on this machine is said once, in the report's caveats (findings.py)."""
 
-from .model import ModelUnavailable
+from .model import ModelUnavailable, fits_runs
 from .numbers import each, find, percent, predicted, seconds
 from .rack import rack_medians
 from .validation import BAND, QUANTITIES, run_count, validated, validated_from_benchmarks
@@ -204,7 +204,8 @@ def rq4(sweep, curves) -> list:
         return [f"Not answered: the model gave no prediction for any run ({reason})."]
     kinds = [k for k in ("ideal", "revised", "mva", "sim") if any(k in s.mape for s in found.summaries)]
     alone = validated_from_benchmarks(sweep, curves)
-    label = "with the calibration runs" if alone is not None else "calibrated from the bench files"
+    label = ("with the calibration runs" if fits_runs(curves.client_.calib_) else
+             "with the report's calibration" if alone is not None else "calibrated from the bench files")
     lines = [f"MAPE of each kind, {label} (in brackets: configurations within ±{100 * BAND:.0f}%):", ""]
     lines += _mape_table(found, kinds)
     calibrations = [(label, found)]

@@ -231,6 +231,28 @@ def _has_model(psbench: str) -> bool:
     return any(line.split()[:1] == ["model"] for line in done.stdout.splitlines())
 
 
+def fits_runs(calib: Path | None) -> bool:
+    """Whether calib.json fitted any value to measured runs (`--runs`: its measured_by says so)."""
+    if calib is None or not calib.is_file():
+        return False
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            found.extend(v for k, v in value.items() if k == "measured_by" and str(v).startswith("--runs"))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    try:
+        walk(json.loads(calib.read_text(encoding="utf-8")))
+    except (OSError, json.JSONDecodeError):
+        return False
+    return bool(found)
+
+
 def calibrate(psbench: str | None, bench_files: list, out: Path) -> str | None:
     """Runs `psbench model calibrate --bench FILES --out OUT` (benchmarks only, so that no measured run is fitted
     to itself); returns why it failed, or None."""

@@ -45,6 +45,7 @@ class Summary:
     within: dict  # kind -> quantity -> count
     coverage: dict  # kind -> quantity -> (inside, count, median width in percent); empty without intervals
     quantities: dict  # kind -> validate's quantity_errors (utilisation and staleness against the measured medians)
+    repeats: dict  # quantity -> the runs' own spread: MAPE of each run against its configuration's other runs
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,9 @@ def _validate(sweep: Sweep, client) -> Validated:
              for kind in over["mape_percent"]},
             {kind: {name: over["within_band"][kind][phase] for name, phase in names.items()}
              for kind in over["within_band"]},
-            _coverage(document, names), document.get("quantity_errors") or {}))
+            _coverage(document, names), document.get("quantity_errors") or {},
+            {name: document["repeats"]["mape_percent"][phase] for name, phase in names.items()}
+            if document.get("repeats") else {}))
     return Validated(found, configurations, per_run, summaries, failures)
 
 
