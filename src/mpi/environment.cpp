@@ -1,7 +1,9 @@
 #include "mpi/environment.hpp"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "common/check.hpp"
 #include "mpi/call.hpp"
@@ -9,14 +11,28 @@
 namespace psbench::mpi {
 namespace {
 
-void abort_job(const std::string& message) {
-  std::fprintf(stderr, "%s\n", message.c_str());
+// How long a rank's last output has to reach the launcher before MPI_Abort. MPICH's Hydra forwards a rank's output
+// through a proxy that the abort kills, dropping what it has not read from the rank's pipe yet: a 3-rank job lost
+// its one error line in 3 of 20 aborts at once, in none of 20 after 200 ms.
+constexpr auto kOutputDrainDelay = std::chrono::milliseconds(250);
+
+// Ends every rank of the job with exit_code once this rank's output is out, if MPI is running; else returns.
+void abort_job_after_output(int exit_code) {
+  std::fflush(stdout);
   std::fflush(stderr);
   int initialized = 0;
   int finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
-  if (initialized != 0 && finalized == 0) MPI_Abort(MPI_COMM_WORLD, 1);
+  if (initialized != 0 && finalized == 0) {
+    std::this_thread::sleep_for(kOutputDrainDelay);
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
+  }
+}
+
+void abort_job(const std::string& message) {
+  std::fprintf(stderr, "%s\n", message.c_str());
+  abort_job_after_output(1);
   std::abort();
 }
 
@@ -68,9 +84,7 @@ std::string short_library_version(std::string_view text) {
 }
 
 void Environment::abort(int exit_code) {
-  std::fflush(stdout);
-  std::fflush(stderr);
-  MPI_Abort(MPI_COMM_WORLD, exit_code);
+  abort_job_after_output(exit_code);
   std::_Exit(exit_code);
 }
 

@@ -60,4 +60,10 @@ std::string silent_server_message(int worker_rank, int shard, int server_rank, d
          timeout_flag(timeout_s) + "): it is stalled or lost, so the job ends";
 }
 
+std::string unread_reply_message(int shard, int worker, int worker_rank, double seconds, double timeout_s) {
+  return "parameter server " + std::to_string(shard) + ": worker " + std::to_string(worker) + " (rank " +
+         std::to_string(worker_rank) + ") has not taken a reply's one-sided writes for " + seconds_text(seconds) +
+         " (" + timeout_flag(timeout_s) + "): it is stalled or lost, so the job ends";
+}
+
 }  // namespace psbench::ps

@@ -38,5 +38,8 @@ class SilenceWatch {
 /// stall timeout in force, named as the flag that sets it).
 [[nodiscard]] std::string silent_server_message(int worker_rank, int shard, int server_rank, double seconds,
                                                 double timeout_s);
+/// The error a server throws when worker `worker` (world rank) has not taken its writes of a reply for seconds.
+[[nodiscard]] std::string unread_reply_message(int shard, int worker, int worker_rank, double seconds,
+                                               double timeout_s);
 
 }  // namespace psbench::ps

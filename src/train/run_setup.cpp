@@ -45,8 +45,9 @@ void set_up_links(const mpi::Communicator& world, const TrainOptions& options, R
   const mpi::Communicator node = world.split_by_node();
   const ps::Transport inter = options.inter_node == InterNode::kRma ? ps::Transport::kRma : ps::Transport::kMessages;
   mpi::run_collectively(world, [&] {
-    setup.rma = std::make_unique<ps::RmaLink>(world, node, setup.topology, layout,
-                                              intra_node_transport(options.intra_node), inter, packed_words);
+    setup.rma =
+        std::make_unique<ps::RmaLink>(world, node, setup.topology, layout, intra_node_transport(options.intra_node),
+                                      inter, packed_words, options.stall_timeout);
   });
 }
 

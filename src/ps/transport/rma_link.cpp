@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "mpi/call.hpp"
+#include "ps/stall_watch.hpp"
 
 namespace psbench::ps {
 namespace {
@@ -31,12 +32,18 @@ std::string mpi_error_text(int code) {
 }  // namespace
 
 RmaLink::RmaLink(const mpi::Communicator& world, const mpi::Communicator& node, const Topology& topology,
-                 const ShardLayout& layout, Transport intra, Transport inter, std::size_t packed_words)
+                 const ShardLayout& layout, Transport intra, Transport inter, std::size_t packed_words,
+                 double stall_timeout_s)
     : comm_(world.duplicate()),
       topology_(topology),
       layout_(layout),
       packed_words_(packed_words),
-      pairs_(static_cast<std::size_t>(topology.workers()) * static_cast<std::size_t>(topology.servers), 0) {
+      pairs_(static_cast<std::size_t>(topology.workers()) * static_cast<std::size_t>(topology.servers), 0),
+      watchdog_(stall_timeout_s, [topology, stall_timeout_s](int peer, double seconds) {
+        return topology.is_server()
+                   ? unread_reply_message(topology.rank, topology.worker_index_of(peer), peer, seconds, stall_timeout_s)
+                   : silent_server_message(topology.rank, peer, peer, seconds, stall_timeout_s);
+      }) {
   const std::vector<int> leaders = node_leaders(world, node);
   bool any_pair = false;
   for (int w = 0; w < topology.workers(); ++w) {
@@ -114,6 +121,10 @@ void RmaLink::progress() const {
   int found = 0;
   PSBENCH_MPI_CALL(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, comm_.native(), &found, MPI_STATUS_IGNORE));
   PSBENCH_MPI_CALL(MPI_Win_sync(window_));
+}
+
+void RmaLink::flush(int target) const {
+  watchdog_.run(target, [&] { PSBENCH_MPI_CALL(MPI_Win_flush(target, window_)); });
 }
 
 }  // namespace psbench::ps

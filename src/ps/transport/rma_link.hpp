@@ -7,6 +7,7 @@
 #include <span>
 #include <vector>
 
+#include "mpi/call_watchdog.hpp"
 #include "mpi/communicator.hpp"
 #include "ps/shard_layout.hpp"
 #include "ps/topology.hpp"
@@ -33,9 +34,11 @@ class RmaLink {
   /// Collective over world: decides which (worker, server) pairs use RMA (same node as node says, the ranks of
   /// world sharing this rank's memory: intra; else inter) and, where any does, allocates the window with room for
   /// packed_words words of a compressed gradient (--compress onebit; 0 without). Where the MPI library has no
-  /// one-sided component that works here, every rank throws UserError naming what is missing, before training.
+  /// one-sided component that works here, every rank throws UserError naming what is missing, before training. A
+  /// flush that waits stall_timeout_s (--stall-timeout; 0: forever) on a silent peer ends the job naming the peer.
   RmaLink(const mpi::Communicator& world, const mpi::Communicator& node, const Topology& topology,
-          const ShardLayout& layout, Transport intra, Transport inter, std::size_t packed_words = 0);
+          const ShardLayout& layout, Transport intra, Transport inter, std::size_t packed_words = 0,
+          double stall_timeout_s = 0.0);
   /// Collective: unlocks and frees the window, except while an exception unwinds (the job is ending, and the other
   /// ranks may never join MPI_Win_free).
   ~RmaLink();
@@ -60,6 +63,8 @@ class RmaLink {
   /// Lets the MPI library move one-sided operations (where it emulates them by messages, the target must call it)
   /// and makes this rank's memory show what others have put there.
   void progress() const;
+  /// MPI_Win_flush to world rank target under the stall watch: the operations this rank started there are complete.
+  void flush(int target) const;
 
  private:
   /// Bytes of a slot of server shard's memory.
@@ -74,6 +79,8 @@ class RmaLink {
   std::vector<char> pairs_;  // W x S: whether (worker, shard) talk by RMA
   MPI_Win window_ = MPI_WIN_NULL;
   std::span<std::byte> own_;
+  mutable mpi::CallWatchdog watchdog_;  // over flushes: where the library carries them by messages, a stalled
+                                        // target never completes one
 };
 
 }  // namespace psbench::ps

@@ -34,11 +34,11 @@ void RmaPath::announce(const PushHeader& header) {
   PSBENCH_MPI_CALL(
       MPI_Put(&header_, sizeof header_, MPI_BYTE, server_, slot_ + 64, sizeof header_, MPI_BYTE, link_.window()));
   // Order between puts is not guaranteed: the push completes at the server before its sequence number changes.
-  PSBENCH_MPI_CALL(MPI_Win_flush(server_, link_.window()));
+  link_.flush(server_);
   ++sequence_;
   PSBENCH_MPI_CALL(
       MPI_Accumulate(&sequence_, 1, MPI_UINT64_T, server_, slot_, 1, MPI_UINT64_T, MPI_REPLACE, link_.window()));
-  PSBENCH_MPI_CALL(MPI_Win_flush(server_, link_.window()));
+  link_.flush(server_);
 }
 
 std::uint64_t RmaPath::chunks_ready() const {

@@ -72,7 +72,7 @@ void RmaServer::chunk_done(int source, int chunk, std::span<const float> shard_c
                            static_cast<int>(shard_chunk.size()), MPI_FLOAT, link_.window()));
   // The chunk (and the version before it) complete at the worker before the count that announces them changes; the
   // flush also completes the previous count's accumulate, so ready_ may be written again.
-  PSBENCH_MPI_CALL(MPI_Win_flush(source, link_.window()));
+  link_.flush(source);
   ready_ = ++published_[static_cast<std::size_t>(w)];
   PSBENCH_MPI_CALL(MPI_Accumulate(&ready_, 1, MPI_UINT64_T, source, static_cast<MPI_Aint>(area), 1, MPI_UINT64_T,
                                   MPI_REPLACE, link_.window()));
@@ -80,7 +80,7 @@ void RmaServer::chunk_done(int source, int chunk, std::span<const float> shard_c
 
 void RmaServer::reply_done(int source) {
   // The last count completes at the worker; every put from the shard is complete, so the shard may change.
-  PSBENCH_MPI_CALL(MPI_Win_flush(source, link_.window()));
+  link_.flush(source);
 }
 
 }  // namespace psbench::ps

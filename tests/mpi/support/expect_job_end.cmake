@@ -1,6 +1,6 @@
 # Runs COMMAND (a ;-list) and checks how the job ended: its exit code is EXPECT_CODE (or, with
 # EXPECT_CODE "nonzero", anything but 0), its output matches every regex in EXPECT (a ;-list), it ended
-# within MAX_SECONDS, and, when GONE names a string, no process whose command line holds it is left.
+# within MAX_SECONDS, and, when GONE names a string, no process whose command line holds it is left 5 s later.
 string(TIMESTAMP started "%s")
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err
   TIMEOUT ${MAX_SECONDS})
@@ -24,16 +24,27 @@ foreach(pattern IN LISTS EXPECT)
   endif()
 endforeach()
 if(GONE)
-  # Every process whose command line holds GONE, except this script's own cmake (its arguments hold it too).
-  execute_process(COMMAND pgrep -f -- "${GONE}" OUTPUT_VARIABLE pids)
-  string(REGEX MATCHALL "[0-9]+" pids "${pids}")
-  foreach(pid IN LISTS pids)
-    if(EXISTS /proc/${pid}/comm)
-      file(READ /proc/${pid}/comm name)
-      if(NOT name MATCHES "^cmake")
-        message(FATAL_ERROR "process ${pid} (${name}) still runs after the job ended:\n${all}")
+  # Every process whose command line holds GONE, except this script's own cmake (its arguments hold it too), must be
+  # gone within 5 s: a launcher may return while the ranks it killed are still being torn down.
+  foreach(look RANGE 50)
+    set(left "")
+    execute_process(COMMAND pgrep -f -- "${GONE}" OUTPUT_VARIABLE pids)
+    string(REGEX MATCHALL "[0-9]+" pids "${pids}")
+    foreach(pid IN LISTS pids)
+      if(EXISTS /proc/${pid}/comm)
+        file(READ /proc/${pid}/comm name)
+        if(NOT name MATCHES "^cmake")
+          set(left "process ${pid} (${name})")
+        endif()
       endif()
+    endforeach()
+    if(NOT left)
+      break()
     endif()
+    execute_process(COMMAND sleep 0.1)
   endforeach()
+  if(left)
+    message(FATAL_ERROR "${left} still runs 5 s after the job ended:\n${all}")
+  endif()
 endif()
 message(STATUS "ended as expected in ${seconds} s:\n${all}")
