@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "common/error.hpp"
+#include "common/median.hpp"
 #include "perf/bench_points.hpp"
 #include "perf/run_points.hpp"
 #include "perf/scenario.hpp"
@@ -186,6 +187,19 @@ void fit_run_evaluations(const RunPoints& runs, const std::string& source, Calib
   }
 }
 
+// How a run's total scatters around its configuration's median: every run of a configuration run twice or more.
+void fit_run_spread(const RunPoints& runs, const std::string& source, Calibration& c) {
+  std::vector<double> ratios;
+  for (const auto& [key, totals] : runs.total_s) {
+    const double middle = median(totals);
+    if (totals.size() < 2 || middle <= 0.0) continue;
+    for (const double total : totals) ratios.push_back(total / middle);
+  }
+  if (ratios.empty()) return;
+  c.run_spread = named(fit_median(ratios, source, "the runs' own spread"),
+                       "--runs: phases.total over its configuration's median, configurations run twice or more");
+}
+
 void fit_runs(const RunPoints& runs, Calibration& c) {
   if (runs.sources.empty()) return;
   const std::string source = joined(runs.sources);
@@ -219,6 +233,7 @@ void fit_runs(const RunPoints& runs, Calibration& c) {
   for (const Point& p : runs.exchange_s_vs_bytes)
     overheads.push_back(p.y - std::max(0.0, path.at(p.x) - c.update.at(p.x)));
   fit_run_evaluations(runs, source, c);
+  fit_run_spread(runs, source, c);
   if (!overheads.empty()) {
     c.exchange_overhead_s = named(fit_median(overheads, source, "the exchange overhead"),
                                   "--runs: (push + pull) / steps - D_s less the benchmark's exchange");

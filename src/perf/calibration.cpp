@@ -62,6 +62,7 @@ nlohmann::json calibration_json(const Calibration& c) {
           {"exchange_overhead_s", c.exchange_overhead_s},
           {"evaluate", compute_json(c.evaluate, "s_vs_samples")},
           {"core_sharing_stretch_vs_ranks_per_core", c.core_sharing},
+          {"run_total_spread", c.run_spread},
           {"sources", c.sources}};
 }
 
@@ -98,6 +99,8 @@ Calibration calibration_from(const nlohmann::json& in) {
   // optional: calibrations made before the evaluation and core-sharing benchmarks lack them
   if (in.contains("evaluate")) c.evaluate = compute_from(in.at("evaluate"), "s_vs_samples");
   read_optional(in, "core_sharing_stretch_vs_ranks_per_core", c.core_sharing);
+  // optional: calibrations made before the runs' own spread lack it
+  if (in.contains("run_total_spread")) c.run_spread = in.at("run_total_spread").get<FittedValue>();
   c.sources = in.at("sources").get<std::vector<std::string>>();
   return c;
 }

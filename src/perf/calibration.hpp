@@ -49,6 +49,7 @@ struct Calibration {
   FittedValue exchange_overhead_s;   ///< per-step exchange time seen by workers beyond the fits, from runs
   std::vector<ComputeFit> evaluate;  ///< one evaluation call (Model::evaluate) per model vs its samples (0: none)
   LinearFit core_sharing;  ///< concurrent step / (alone x max(1, k/c)) vs ranks per core k/c (0 points: not measured)
+  FittedValue run_spread;  ///< a run's total over its configuration's median, from runs repeated (0 points: none)
   std::vector<std::string> sources;  ///< every file read
 };
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <mutex>
+#include <numbers>
 #include <thread>
 
 #include "common/median.hpp"
@@ -37,6 +38,11 @@ TimeInterval interval_of(const std::vector<double>& values) {
 
 }  // namespace
 
+double median_spread_scale(int runs) {
+  if (runs <= 2) return 1.0 / std::sqrt(static_cast<double>(std::max(1, runs)));
+  return std::min(1.0, std::sqrt(std::numbers::pi / (2.0 * runs)));
+}
+
 Calibration draw_calibration(const Calibration& calibration, std::mt19937_64& random) {
   Calibration c = calibration;
   for (ComputeFit& fit : c.compute) draw(fit.step, random);
@@ -66,6 +72,14 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
   for (int s = 0; s < samples; ++s) {
     drawn.push_back(draw_calibration(calibration, random));
     seeds.push_back(random());
+  }
+  const double run_sigma = spread_sigma(calibration.run_spread.spread) * median_spread_scale(request.runs_in_median);
+  std::vector<std::vector<double>> run_factor(static_cast<std::size_t>(samples));
+  for (std::vector<double>& factors : run_factor) {
+    for (std::size_t i = 0; i < predictions.size(); ++i) {
+      factors.push_back(run_sigma > 0.0 ? std::exp(run_sigma * std::normal_distribution<double>(0.0, 1.0)(random))
+                                        : 1.0);
+    }
   }
   std::vector<std::vector<Prediction>> sampled(static_cast<std::size_t>(samples));
   const auto predict_draw = [&](std::size_t s) {
@@ -98,11 +112,12 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
   if (failure) std::rethrow_exception(failure);
   const std::size_t count = predictions.size();
   std::vector<std::vector<double>> init(count), compute(count), total(count), evaluation(count);
-  for (const std::vector<Prediction>& sample : sampled) {
+  for (std::size_t s = 0; s < sampled.size(); ++s) {
+    const std::vector<Prediction>& sample = sampled[s];
     for (std::size_t i = 0; i < count; ++i) {
       init[i].push_back(sample[i].init_io_s);
       compute[i].push_back(sample[i].compute_s);
-      total[i].push_back(sample[i].total_s);
+      total[i].push_back(sample[i].total_s * run_factor[s][i]);
       evaluation[i].push_back(sample[i].evaluation_s);
     }
   }

@@ -21,9 +21,15 @@ inline constexpr double kIntervalCoverage = 0.8;
 /// sequential bandwidth by the inverse of its read line's factor. A fit without spread (one point) stays as it is.
 Calibration draw_calibration(const Calibration& calibration, std::mt19937_64& random);
 
+/// The log-normal sigma of the median of `runs` runs over that of one run: 1/sqrt(runs) for one or two (their mean),
+/// then sqrt(pi / (2 runs)), the median's large-sample efficiency, at most 1.
+double median_spread_scale(int runs);
+
 /// Sets every prediction's interval: the 10th and 90th percentiles of its times over request.interval_samples
 /// predictions of the same request, each from a calibration drawn by draw_calibration (the sim's seed drawn too).
-/// predictions must be predict(calibration, request) without intervals, in its order.
+/// Each drawn total is also scaled by a factor drawn from the runs' own spread (calibration.run_spread), its sigma
+/// scaled by median_spread_scale(request.runs_in_median): a measured total scatters around the model's even where
+/// the calibration is exact. predictions must be predict(calibration, request) without intervals, in its order.
 void add_intervals(const Calibration& calibration, const PredictRequest& request, std::vector<Prediction>& predictions);
 
 }  // namespace psbench::perf

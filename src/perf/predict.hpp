@@ -17,6 +17,7 @@ struct PredictRequest {
   std::vector<Kind> kinds;   ///< kinds, in kind_order
   SimOptions sim;            ///< options of the sim kind
   int interval_samples = 0;  ///< calibrations drawn for each time's 80 % interval (perf/interval.hpp); below 2: none
+  int runs_in_median = 1;    ///< each total is the median of this many runs: its interval holds their own spread
 };
 
 /// Predicts every (kind, S, W); ordered by kind, then S, then W; with request.interval_samples, each with its

@@ -58,9 +58,22 @@ bool delay_compensated(const results::ResultsFile& run) {
   });
 }
 
+std::string configuration_of(const results::ResultsFile& run) {
+  const results::Config& c = run.config;
+  return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
+         " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
+         (c.pipeline.value_or(false) ? " pipeline" : "") +
+         (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") +
+         (delay_compensated(run) ? " dc" + std::to_string(c.delay_compensation.value_or(0.0)) : "") +
+         (c.compress.value_or("none") != "none" ? " " + *c.compress : "") +
+         (c.block_samples.value_or(0) > 0 ? " block" + std::to_string(*c.block_samples) : "") + " W" +
+         std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
+}
+
 void add_run(const results::ResultsFile& run, const std::string& path, RunPoints& points) {
   if (run.config.mode != "async") return;
   points.sources.push_back(path);
+  points.total_s[configuration_of(run)].push_back(run.phases[common_phase::kTotal]);
   add_reads(run, points);
   if (run.env.workers + run.env.servers > run.env.cores) return;  // contended: every time holds waits for a core
   // A delay-compensated run's servers apply another update (its own benchmark's fit), not D_s's; a 1-bit run's

@@ -25,6 +25,7 @@ struct RunPoints {
   std::vector<Point> service_s_vs_shard_bytes;                     ///< server busy time per update, uncontended
   std::vector<Point> exchange_s_vs_bytes;                          ///< (push + pull) / steps less D, uncontended
   std::map<std::string, std::vector<EvaluationPoint>> evaluation;  ///< per model spec, uncontended runs
+  std::map<std::string, std::vector<double>> total_s;              ///< phases.total per configuration, every run
   std::vector<std::string> sources;                                ///< files used
 };
 
@@ -35,6 +36,9 @@ double read_end_s(const results::ResultsFile& run);
 /// Whether the run's servers applied DC-ASGD's update (--delay-compensation, lambda 0 included: the servers kept
 /// their shard copies, per_rank[].server.delay_compensation_bytes).
 bool delay_compensated(const results::ResultsFile& run);
+
+/// What runs that repeat one another share: everything in their config but the output and trace files.
+std::string configuration_of(const results::ResultsFile& run);
 
 /// Adds one async run's points; a run whose ranks outnumber its cores gives only read points, since its
 /// compute, service and set-up times include waiting for a core, and a delay-compensated or 1-bit run only read

@@ -58,19 +58,6 @@ Scenario scenario_of(const results::ResultsFile& run, const std::string& path, c
   return s;
 }
 
-// What runs that repeat one another share: everything in their config but the output and trace files.
-std::string configuration_of(const results::ResultsFile& run) {
-  const results::Config& c = run.config;
-  return c.data + " " + c.model + " b" + std::to_string(c.batch) + " e" + std::to_string(c.epochs) + " " + c.mode +
-         " " + c.io + "/" + c.read + (c.cold_cache ? " cold" : " warm") + " " + c.intra_node +
-         (c.pipeline.value_or(false) ? " pipeline" : "") +
-         (c.staleness.value_or(-1) >= 0 ? " s" + std::to_string(*c.staleness) : "") +
-         (delay_compensated(run) ? " dc" + std::to_string(c.delay_compensation.value_or(0.0)) : "") +
-         (c.compress.value_or("none") != "none" ? " " + *c.compress : "") +
-         (c.block_samples.value_or(0) > 0 ? " block" + std::to_string(*c.block_samples) : "") + " W" +
-         std::to_string(run.env.workers) + " S" + std::to_string(run.env.servers) + " seed" + std::to_string(c.seed);
-}
-
 // One comparison per configuration: the median, lowest and highest of its runs per phase.
 std::vector<RunComparison> by_configuration(const std::vector<RunComparison>& runs) {
   std::vector<RunComparison> out;
@@ -159,6 +146,7 @@ void add_configuration_intervals(const Calibration& calibration, const ValidateO
     const results::ResultsFile run = results::read_results_file(configuration.file);
     PredictRequest request = request_of(calibration, run, configuration.file, options);
     request.interval_samples = options.interval_samples;
+    request.runs_in_median = configuration.repetitions;
     for (const Prediction& p : predict(calibration, request)) {
       const PredictionIntervals& i = *p.interval;
       configuration.interval[p.kind] = {

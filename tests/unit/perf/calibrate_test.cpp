@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "results/bench_file.hpp"
+#include "results/file_io.hpp"
 
 namespace psbench::perf {
 namespace {
@@ -327,6 +328,44 @@ TEST_F(CalibrateTest, FitsTheSetUpFromTheBenchmark) {
   const Calibration old = read_calibration(path);
   EXPECT_EQ(old.setup_s.points, 0);
   EXPECT_DOUBLE_EQ(old.setup_s.value, 0.0);
+}
+
+// The runs' own spread: three repetitions of one configuration whose totals are 0.9, 1.0 and 1.2 times their median,
+// and a configuration run once, which says nothing of it: ratios 0.9, 1, 1.2, so the 10th percentile at 0.92 and
+// the 90th at 1.16. calib.json carries it; a calibration without runs has none, and one made before it loads.
+TEST_F(CalibrateTest, KeepsTheRunsOwnSpread) {
+  const std::vector<std::string> files = all_files();
+  std::vector<std::string> runs;
+  for (const double total : {9.0, 10.0, 12.0, 30.0}) {
+    results::ResultsFile r;
+    r.config.mode = "async";
+    r.config.io = "parallel";
+    r.config.model = "mlp:64";
+    r.config.batch = 64;
+    r.config.epochs = 1;
+    r.env.cores = 2;
+    r.env.workers = total == 30.0 ? 2 : 1;
+    r.env.servers = 1;
+    r.phases[Phase::kTotal] = total;
+    r.train.training_s = total / 2;
+    const std::string path = (dir_ / ("run" + std::to_string(runs.size()) + ".json")).string();
+    r.config.out = path;
+    results::write_results_file(path, r);
+    runs.push_back(path);
+  }
+  const Calibration c = calibrate(files, runs);
+  EXPECT_EQ(c.run_spread.points, 3);
+  EXPECT_DOUBLE_EQ(c.run_spread.value, 1.0);
+  EXPECT_NEAR(c.run_spread.spread.low, 0.92, 1e-12);
+  EXPECT_NEAR(c.run_spread.spread.high, 1.16, 1e-12);
+  EXPECT_NE(c.run_spread.measured_by.find("configuration's median"), std::string::npos);
+  const std::string path = (dir_ / "calib.json").string();
+  write_calibration(c, path);
+  EXPECT_DOUBLE_EQ(read_calibration(path).run_spread.spread.high, c.run_spread.spread.high);
+  EXPECT_EQ(calibrate(files, {}).run_spread.points, 0);
+  results::Json old = results::Json::parse(std::ifstream(path));
+  old.erase("run_total_spread");
+  EXPECT_EQ(read_calibration(write("old_calib.json", old)).run_spread.points, 0);
 }
 
 }  // namespace

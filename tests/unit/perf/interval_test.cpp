@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <numbers>
 #include <random>
 
 #include "common/median.hpp"
@@ -86,6 +87,39 @@ TEST(Intervals, PropagateTheSpreadToEachTime) {
   }
   request.interval_samples = 0;
   EXPECT_FALSE(predict(c, request).front().interval.has_value());
+}
+
+// One run's own spread for one run, a mean's for two, then the median's large-sample sigma, sqrt(pi / 2n).
+TEST(Intervals, TheMedianOfRunsScattersLessThanOneRun) {
+  EXPECT_DOUBLE_EQ(median_spread_scale(1), 1.0);
+  EXPECT_DOUBLE_EQ(median_spread_scale(0), 1.0);
+  EXPECT_NEAR(median_spread_scale(2), 0.7071068, 1e-6);
+  EXPECT_NEAR(median_spread_scale(5), 0.5604991, 1e-6);  // sqrt(pi / 10)
+  EXPECT_NEAR(median_spread_scale(100), 0.1253314, 1e-6);
+}
+
+// Nothing but the runs' own spread, 0.8-1.25 a run: one run's total interval is the total times 0.8 and 1.25; the
+// median of 5 runs', times exp(-+1.2816 sigma sqrt(pi / 10)) with sigma = ln(1.25 / 0.8) / 2.5631; compute keeps its
+// point.
+TEST(Intervals, HoldTheRunsOwnSpreadForTheMedianOfTheRuns) {
+  Calibration c = test_support::two_core_calibration();
+  c.run_spread = {1.0, "runs", 0.0, 10, {0.8, 1.25}, "runs"};
+  PredictRequest request;
+  request.scenario.model = "mlp:64";
+  request.scenario.platform = parse_platform("this", 2);
+  request.workers = {2};
+  request.servers = {1};
+  request.kinds = {Kind::kMva};
+  request.interval_samples = 4000;
+  const Prediction one = predict(c, request).front();
+  EXPECT_NEAR(one.interval->total_s.low / one.total_s, 0.8, 0.01);
+  EXPECT_NEAR(one.interval->total_s.high / one.total_s, 1.25, 0.015);
+  EXPECT_DOUBLE_EQ(one.interval->compute_s.high, one.compute_s);
+  request.runs_in_median = 5;
+  const Prediction five = predict(c, request).front();
+  const double step = 1.2815516 * spread_sigma({0.8, 1.25}) * std::sqrt(std::numbers::pi / 10.0);
+  EXPECT_NEAR(five.interval->total_s.low / five.total_s, std::exp(-step), 0.01);
+  EXPECT_NEAR(five.interval->total_s.high / five.total_s, std::exp(step), 0.01);
 }
 
 RunComparison configuration(double measured, double low, double high, double predicted) {

@@ -47,6 +47,21 @@ TEST(RunPoints, ContendedRunGivesReadsOnly) {
   EXPECT_EQ(points.sources.size(), 1U);
 }
 
+// Every async run's total joins its configuration's list, contended or not; only the output file may differ.
+TEST(RunPoints, TotalsAreKeptPerConfiguration) {
+  RunPoints points;
+  results::ResultsFile run = two_reader_run(2);
+  for (const char* out : {"a.json", "b.json"}) {
+    run.config.out = out;
+    add_run(run, out, points);
+  }
+  run.env.workers = 3;
+  add_run(run, "c.json", points);
+  ASSERT_EQ(points.total_s.size(), 2U);
+  EXPECT_EQ(points.total_s.at(configuration_of(two_reader_run(4))), (std::vector<double>{2.5, 2.5}));
+  EXPECT_EQ(points.total_s.at(configuration_of(run)).size(), 1U);
+}
+
 // The final evaluation: 300 test samples at the training split's 100 bytes per sample (1000 bytes for 10 samples, each
 // reader reading the whole split), 0.05 s; a run without one gives no point.
 TEST(RunPoints, EvaluationPointCarriesTheTestSplitsBytes) {
