@@ -216,8 +216,9 @@ def rq4(sweep, curves) -> list:
     elif alone is not None:
         lines += ["", f"From the bench files alone: not computed ({'; '.join(alone.failures)})."]
     if any(s.coverage for _, f in calibrations for s in f.summaries):
-        lines += ["", "Measured total times inside each kind's 80% interval (the calibration's spread propagated "
-                  "by `psbench model validate`) and the interval's median width:", ""]
+        lines += ["", "Measured total times inside each kind's 80% interval (the calibration's spread and, with "
+                  "the runs, their own spread for a median of the configuration's runs, propagated by `psbench "
+                  "model validate`) and the interval's median width:", ""]
         lines += _coverage_table(calibrations, kinds)
     if any(s.quantities for s in found.summaries):
         lines += ["", f"Server utilisation and staleness against the measured medians, {label}:", ""]
