@@ -7,6 +7,8 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <utility>
+#include <vector>
 
 #include "common/median.hpp"
 #include "perf/predict.hpp"
@@ -62,17 +64,23 @@ TEST(DrawCalibration, FactorsFollowEachSpread) {
   EXPECT_NEAR(percentile(setup, 0.9), 1.25, 0.03);
 }
 
+// mlp:64 on this 2-core machine with one server.
+PredictRequest mlp_request(std::vector<int> workers, std::vector<Kind> kinds) {
+  PredictRequest request;
+  request.scenario.model = "mlp:64";
+  request.scenario.platform = parse_platform("this", 2);
+  request.workers = std::move(workers);
+  request.servers = {1};
+  request.kinds = std::move(kinds);
+  return request;
+}
+
 // Only the set-up (0.1 s) varies, by 0.8-1.25: ideal's total interval is the rest plus 0.08 and 0.125 s, and its
 // compute and start-up intervals are the points themselves.
 TEST(Intervals, PropagateTheSpreadToEachTime) {
   Calibration c = test_support::two_core_calibration();
   c.setup_s = {0.1, "runs", 0.0, 5, {0.8, 1.25}, "runs"};
-  PredictRequest request;
-  request.scenario.model = "mlp:64";
-  request.scenario.platform = parse_platform("this", 2);
-  request.workers = {1, 2};
-  request.servers = {1};
-  request.kinds = {Kind::kIdeal, Kind::kMva};
+  PredictRequest request = mlp_request({1, 2}, {Kind::kIdeal, Kind::kMva});
   request.interval_samples = 2000;
   const std::vector<Prediction> predictions = predict(c, request);
   ASSERT_EQ(predictions.size(), 4U);
@@ -104,12 +112,7 @@ TEST(Intervals, TheMedianOfRunsScattersLessThanOneRun) {
 TEST(Intervals, HoldTheRunsOwnSpreadForTheMedianOfTheRuns) {
   Calibration c = test_support::two_core_calibration();
   c.run_spread = {1.0, "runs", 0.0, 10, {0.8, 1.25}, "runs"};
-  PredictRequest request;
-  request.scenario.model = "mlp:64";
-  request.scenario.platform = parse_platform("this", 2);
-  request.workers = {2};
-  request.servers = {1};
-  request.kinds = {Kind::kMva};
+  PredictRequest request = mlp_request({2}, {Kind::kMva});
   request.interval_samples = 4000;
   const Prediction one = predict(c, request).front();
   EXPECT_NEAR(one.interval->total_s.low / one.total_s, 0.8, 0.01);
