@@ -14,10 +14,14 @@
 namespace psbench::perf {
 namespace {
 
-double draw_factor(const Spread& spread, std::mt19937_64& random) {
-  const double sigma = spread_sigma(spread);
+// exp(sigma z), z standard normal; 1 (and no draw) for sigma 0.
+double log_normal_factor(double sigma, std::mt19937_64& random) {
   if (sigma <= 0.0) return 1.0;
   return std::exp(sigma * std::normal_distribution<double>(0.0, 1.0)(random));
+}
+
+double draw_factor(const Spread& spread, std::mt19937_64& random) {
+  return log_normal_factor(spread_sigma(spread), random);
 }
 
 double scale(LinearFit& fit, double factor) {
@@ -73,14 +77,6 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
     drawn.push_back(draw_calibration(calibration, random));
     seeds.push_back(random());
   }
-  const double run_sigma = spread_sigma(calibration.run_spread.spread) * median_spread_scale(request.runs_in_median);
-  std::vector<std::vector<double>> run_factor(static_cast<std::size_t>(samples));
-  for (std::vector<double>& factors : run_factor) {
-    for (std::size_t i = 0; i < predictions.size(); ++i) {
-      factors.push_back(run_sigma > 0.0 ? std::exp(run_sigma * std::normal_distribution<double>(0.0, 1.0)(random))
-                                        : 1.0);
-    }
-  }
   std::vector<std::vector<Prediction>> sampled(static_cast<std::size_t>(samples));
   const auto predict_draw = [&](std::size_t s) {
     PredictRequest one = request;
@@ -110,14 +106,15 @@ void add_intervals(const Calibration& calibration, const PredictRequest& request
   work();
   for (std::thread& thread : pool) thread.join();
   if (failure) std::rethrow_exception(failure);
+  // The runs' own scatter, drawn here, after the threads, in one sequence too.
+  const double run_sigma = spread_sigma(calibration.run_spread.spread) * median_spread_scale(request.runs_in_median);
   const std::size_t count = predictions.size();
   std::vector<std::vector<double>> init(count), compute(count), total(count), evaluation(count);
-  for (std::size_t s = 0; s < sampled.size(); ++s) {
-    const std::vector<Prediction>& sample = sampled[s];
+  for (const std::vector<Prediction>& sample : sampled) {
     for (std::size_t i = 0; i < count; ++i) {
       init[i].push_back(sample[i].init_io_s);
       compute[i].push_back(sample[i].compute_s);
-      total[i].push_back(sample[i].total_s * run_factor[s][i]);
+      total[i].push_back(sample[i].total_s * log_normal_factor(run_sigma, random));
       evaluation[i].push_back(sample[i].evaluation_s);
     }
   }

@@ -39,6 +39,7 @@ RmaLink::RmaLink(const mpi::Communicator& world, const mpi::Communicator& node, 
       layout_(layout),
       packed_words_(packed_words),
       pairs_(static_cast<std::size_t>(topology.workers()) * static_cast<std::size_t>(topology.servers), 0),
+      // A worker's peer is a server, whose shard is its world rank (Topology::server_rank).
       watchdog_(stall_timeout_s, [topology, stall_timeout_s](int peer, double seconds) {
         return topology.is_server()
                    ? unread_reply_message(topology.rank, topology.worker_index_of(peer), peer, seconds, stall_timeout_s)
