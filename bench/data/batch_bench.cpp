@@ -54,7 +54,7 @@ void BM_AssembleBatch(benchmark::State& state) {
   const psbench::data::Samples samples = random_samples(state.range(0) == 1);
   const auto batch = static_cast<std::size_t>(state.range(1));
   const std::vector<std::uint32_t> order = shuffled_indices();
-  psbench::train::BatchAssembler assembler(samples, batch);
+  psbench::train::BatchAssembler assembler(samples, batch, kShape.values());
   std::size_t first = 0;
   for (auto _ : state) {
     if (first + batch > order.size()) first = 0;
@@ -73,7 +73,7 @@ void BM_TrainStep(benchmark::State& state) {
   const int batch = static_cast<int>(state.range(0));
   psbench::nn::Model model("mlp:512,256", {1, 28, 28}, kClasses, batch, 1, 1);
   const psbench::data::Samples samples = random_samples(false);
-  psbench::train::BatchAssembler assembler(samples, static_cast<std::size_t>(batch));
+  psbench::train::BatchAssembler assembler(samples, static_cast<std::size_t>(batch), model.input_row_values());
   const std::vector<std::uint32_t> order = shuffled_indices();
   assembler.fill(std::span<const std::uint32_t>(order).first(static_cast<std::size_t>(batch)));
   (void)model.train_step(assembler.images(), assembler.labels());  // first touch of the buffers

@@ -40,10 +40,16 @@ InnerProduct::InnerProduct(const BuildContext& context, const LayerInput& input,
   if (image_input) {
     src = view_as(stage_input(context, input.src, image, forward_), matrix);
   } else {
-    PSBENCH_CHECK(input.src.get_desc() == matrix) << "a 2-D input to an inner product must be plain nc";
+    // Plain rows, or rows further apart than a sample (a network's padded input: input_row_values).
+    const memory::desc given = input.src.get_desc();
+    PSBENCH_CHECK(given.dims() == matrix.dims() && given.data.format_kind == dnnl_blocked &&
+                  given.data.format_desc.blocking.inner_nblks == 0 && given.data.format_desc.blocking.strides[1] == 1 &&
+                  given.data.format_desc.blocking.strides[0] >= features)
+        << "a 2-D input to an inner product must be nc rows";
   }
+  const memory::desc src_rows = src.get_desc();
   dst_ = memory(output, engine);
-  forward_.push_back({make_matmul(context, {matrix, weights_kn, bias_row, output}),
+  forward_.push_back({make_matmul(context, {src_rows, weights_kn, bias_row, output}),
                       {{DNNL_ARG_SRC, src},
                        {DNNL_ARG_WEIGHTS, memory(weights_kn, engine, parameters.weights)},
                        {DNNL_ARG_BIAS, memory(bias_row, engine, parameters.bias)},
@@ -53,7 +59,7 @@ InnerProduct::InnerProduct(const BuildContext& context, const LayerInput& input,
 
   // d(weights) [outputs x features] = diff_dst^T [outputs x batch] * src [batch x features].
   const memory::desc diff_dst_transposed({outputs, batch}, kF32, tag::ba);
-  backward_.push_back({make_matmul(context, {diff_dst_transposed, matrix, weights_nk}),
+  backward_.push_back({make_matmul(context, {diff_dst_transposed, src_rows, weights_nk}),
                        {{DNNL_ARG_SRC, view_as(diff_dst_, diff_dst_transposed)},
                         {DNNL_ARG_WEIGHTS, src},
                         {DNNL_ARG_DST, memory(weights_nk, engine, parameters.diff_weights)}}});

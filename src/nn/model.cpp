@@ -37,7 +37,7 @@ class Model::Impl {
         gradients_(gradient_storage.empty() ? own_gradients_.span() : gradient_storage),
         engine_(dnnl::engine::kind::cpu, 0),
         stream_(engine_),
-        train_(engine_, plan_, batch, parameters_.span(), gradients_, Pass::kTraining) {
+        train_(engine_, plan_, batch, parameters_.span(), gradients_, Pass::kTraining, nn::input_row_values(plan_)) {
     initialise_parameters(plan_, seed, parameters_.span());
   }
 
@@ -62,7 +62,8 @@ class Model::Impl {
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count) {
     omp_set_num_threads(threads_);
     if (!eval_) {
-      eval_.emplace(engine_, plan_, kEvalBatch, parameters_.span(), std::span<float>(), Pass::kInference);
+      eval_.emplace(engine_, plan_, kEvalBatch, parameters_.span(), std::span<float>(), Pass::kInference,
+                    sample_values());
       padded_images_.resize(static_cast<std::size_t>(kEvalBatch) * sample_values());
     }
     Evaluation result;
@@ -130,6 +131,8 @@ std::span<const float> Model::gradients() const { return impl_->gradients(); }
 std::span<float> Model::gradients() { return impl_->gradients(); }
 
 int Model::batch() const { return impl_->batch(); }
+
+std::size_t Model::input_row_values() const { return nn::input_row_values(impl_->plan()); }
 
 double Model::flops_per_step() const { return impl_->plan().flops_per_step(impl_->batch()); }
 

@@ -49,15 +49,19 @@ class Model {
   [[nodiscard]] std::span<float> gradients();
   /// The training batch size given at construction.
   [[nodiscard]] int batch() const;
+  /// Floats from one sample's start to the next in train_step's images: the sample's values, or a cache line more
+  /// for an MLP whose samples fill whole 4 KiB pages (nn/network.hpp, input_row_values).
+  [[nodiscard]] std::size_t input_row_values() const;
   /// Forward and backward FLOPs of one training step at the training batch (for GFLOP/s).
   [[nodiscard]] double flops_per_step() const;
 
-  /// Forward and backward over one batch (batch() samples, NCHW float32, labels in [0, classes)):
+  /// Forward and backward over one batch (batch() samples, NCHW float32, each input_row_values() floats after the
+  /// previous one's start, what lies between them unread; labels in [0, classes)):
   /// writes the mean-over-batch gradient to gradients() and returns the mean loss.
   /// With a listener, tells it the loss before the backward pass and, after each layer's, which gradients
   /// are final (from the last parameter down).
   float train_step(const float* images, const std::int32_t* labels, GradientListener* listener = nullptr);
-  /// Forward only over count samples of any number (processed in internal batches).
+  /// Forward only over count contiguous samples of any number (processed in internal batches).
   Evaluation evaluate(const float* images, const std::int32_t* labels, std::size_t count);
 
  private:

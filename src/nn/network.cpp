@@ -36,18 +36,21 @@ std::unique_ptr<Layer> build_layer(const BuildContext& context, const LayerPlan&
 }  // namespace
 
 Network::Network(const dnnl::engine& engine, const NetworkPlan& plan, int batch, std::span<float> parameters,
-                 std::span<float> gradients, Pass pass)
+                 std::span<float> gradients, Pass pass, std::size_t input_row_values)
     : batch_(batch) {
   PSBENCH_CHECK(parameters.size() == plan.parameter_count);
   PSBENCH_CHECK(pass == Pass::kInference || gradients.size() == plan.parameter_count);
   // The images arrive as plain NCHW; an MLP reads them as a batch x features matrix (the same bytes).
   const ActivationShape& in = plan.layers.front().in;
   const bool matrix_input = plan.layers.front().kind == LayerKind::kInnerProduct;
+  PSBENCH_CHECK(input_row_values == in.values() || (matrix_input && input_row_values > in.values()))
+      << "input rows of " << input_row_values << " values for samples of " << in.values();
   const dnnl::memory::desc input_desc =
-      matrix_input ? dnnl::memory::desc({batch, static_cast<dnnl::memory::dim>(in.values())},
-                                        dnnl::memory::data_type::f32, dnnl::memory::format_tag::nc)
-                   : dnnl::memory::desc({batch, in.channels, in.height, in.width}, dnnl::memory::data_type::f32,
-                                        dnnl::memory::format_tag::nchw);
+      matrix_input
+          ? dnnl::memory::desc({batch, static_cast<dnnl::memory::dim>(in.values())}, dnnl::memory::data_type::f32,
+                               dnnl::memory::dims{static_cast<dnnl::memory::dim>(input_row_values), 1})
+          : dnnl::memory::desc({batch, in.channels, in.height, in.width}, dnnl::memory::data_type::f32,
+                               dnnl::memory::format_tag::nchw);
   input_ = dnnl::memory(input_desc, engine, nullptr);
   const BuildContext context = make_build_context(engine, pass);
   LayerInput input{input_, {}};
@@ -94,5 +97,13 @@ void Network::backward(dnnl::stream& stream, GradientListener* listener) const {
 const float* Network::logits() const { return static_cast<const float*>(layers_.back()->dst().get_data_handle()); }
 
 float* Network::diff_logits() const { return static_cast<float*>(layers_.back()->diff_dst().get_data_handle()); }
+
+std::size_t input_row_values(const NetworkPlan& plan) {
+  constexpr std::size_t kPageBytes = 4096;
+  constexpr std::size_t kLineValues = 64 / sizeof(float);
+  const std::size_t values = plan.layers.front().in.values();
+  const bool matrix_input = plan.layers.front().kind == LayerKind::kInnerProduct;
+  return matrix_input && (values * sizeof(float)) % kPageBytes == 0 ? values + kLineValues : values;
+}
 
 }  // namespace psbench::nn

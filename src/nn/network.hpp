@@ -15,13 +15,15 @@ namespace psbench::nn {
 /// vectors: every primitive and activation buffer is created here, once.
 class Network {
  public:
-  /// Builds every layer; gradients may be empty for Pass::kInference.
+  /// Builds every layer; gradients may be empty for Pass::kInference. input_row_values is the distance in floats
+  /// between two samples of the input: the sample's values, or input_row_values(plan) (more only for an MLP).
   Network(const dnnl::engine& engine, const NetworkPlan& plan, int batch, std::span<float> parameters,
-          std::span<float> gradients, Pass pass);
+          std::span<float> gradients, Pass pass, std::size_t input_row_values);
 
   /// Samples per pass.
   [[nodiscard]] int batch() const { return batch_; }
-  /// Points the input at batch() samples (NCHW float32); nothing is copied.
+  /// Points the input at batch() samples (NCHW float32, a row of the constructor's input_row_values each);
+  /// nothing is copied.
   void set_input(const float* images);
   /// Runs every layer's forward pass.
   void forward(dnnl::stream& stream) const;
@@ -40,5 +42,11 @@ class Network {
   std::vector<std::unique_ptr<Layer>> layers_;
   std::vector<std::size_t> final_from_;  // per layer: the first final gradient once its backward pass has run
 };
+
+/// Floats between two samples of a training batch for plan: an MLP whose samples fill whole 4 KiB pages (3x32x32
+/// float32: 12,288 bytes) gets 16 more, a cache line, because at a stride of whole pages the 64 rows of its
+/// weight-gradient product all fall into the same L1 sets and that product ran 1.3-1.6x slower (docs/nn.md,
+/// "Input rows"); otherwise the sample's values.
+std::size_t input_row_values(const NetworkPlan& plan);
 
 }  // namespace psbench::nn

@@ -16,7 +16,7 @@ WorkerTrainer::WorkerTrainer(const data::Samples& samples, nn::Model& model, Gra
       timer_(timer),
       trace_(trace),
       order_(samples.count(), settings.seed, settings.worker),
-      assembler_(samples, static_cast<std::size_t>(settings.batch)),
+      assembler_(samples, static_cast<std::size_t>(settings.batch), model.input_row_values()),
       own_steps_(steps_per_epoch(samples.count(), static_cast<std::size_t>(settings.batch))),
       visit_counts_(samples.count(), 0U) {
   PSBENCH_CHECK(model.batch() == settings.batch) << "model batch " << model.batch() << " != " << settings.batch;

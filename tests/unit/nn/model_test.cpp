@@ -51,6 +51,19 @@ TEST(Model, ParameterCountEqualsTheClosedFormAndSizesBothVectors) {
   }
 }
 
+/// The batch's images laid out as model's train_step reads them: a row of model.input_row_values() floats per sample,
+/// what lies past the sample's values set to fill.
+std::vector<float> rows_for(const Model& model, const Batch& batch, float fill) {
+  const std::size_t values = batch.images.size() / batch.labels.size();
+  const std::size_t row = model.input_row_values();
+  std::vector<float> rows(row * batch.labels.size(), fill);
+  for (std::size_t i = 0; i < batch.labels.size(); ++i) {
+    std::copy_n(batch.images.begin() + static_cast<std::ptrdiff_t>(i * values), values,
+                rows.begin() + static_cast<std::ptrdiff_t>(i * row));
+  }
+  return rows;
+}
+
 /// Checks the whole model's gradient, tensor by tensor, against central differences of train_step's loss.
 void expect_model_gradients_match(const std::string& spec, InputShape input, int classes, std::size_t per_tensor) {
   constexpr int kBatch = 3;
@@ -79,6 +92,58 @@ void expect_model_gradients_match(const std::string& spec, InputShape input, int
 TEST(Model, MlpGradientMatchesFiniteDifferences) { expect_model_gradients_match("mlp:7,5", {2, 3, 3}, 4, 1000); }
 
 TEST(Model, CnnGradientMatchesFiniteDifferences) { expect_model_gradients_match("cnn", {2, 6, 6}, 3, 40); }
+
+TEST(Model, PaddedRowsGiveTheStepOfTheSameWeightsOnSamplesZeroExtendedToTheRow) {
+  // 1,024 values a sample (4 KiB) are read in rows of 1,040; a network on 1,040 values (not whole pages, so plain
+  // rows) with the same weights and 16 zero inputs more computes the same loss and the same gradients.
+  constexpr int kBatch = 3;
+  constexpr std::size_t kValues = 1024;
+  constexpr std::size_t kRow = 1040;
+  Model padded("mlp:7,5", {1, 32, 32}, 4, kBatch, 42, 1);
+  Model wide("mlp:7,5", {1, 1, kRow}, 4, kBatch, 42, 1);
+  ASSERT_EQ(padded.input_row_values(), kRow);
+  ASSERT_EQ(wide.input_row_values(), kRow);
+  const std::span<const float> given = padded.parameters();
+  const std::span<float> copied = wide.parameters();
+  std::fill(copied.begin(), copied.end(), 0.0F);
+  const std::size_t first_layer = 7 * kValues;
+  for (std::size_t o = 0; o < 7; ++o) std::copy_n(given.begin() + o * kValues, kValues, copied.begin() + o * kRow);
+  std::copy(given.begin() + first_layer, given.end(), copied.begin() + 7 * kRow);
+  const Batch batch = random_batch({1, 32, 32}, 4, kBatch, 17);
+  const std::vector<float> rows = rows_for(padded, batch, 0.0F);
+  const float loss = padded.train_step(rows.data(), batch.labels.data());
+  EXPECT_NEAR(wide.train_step(rows.data(), batch.labels.data()), loss, 1e-6 * loss);
+  const std::span<const float> expected = wide.gradients();
+  const std::span<const float> got = padded.gradients();
+  for (std::size_t o = 0; o < 7; ++o) {
+    for (std::size_t i = 0; i < kValues; ++i) {
+      ASSERT_NEAR(got[o * kValues + i], expected[o * kRow + i], 1e-6) << "weight " << o << "," << i;
+    }
+  }
+  for (std::size_t k = first_layer; k < got.size(); ++k) {
+    ASSERT_NEAR(got[k], expected[7 * kRow + (k - first_layer)], 1e-6) << "parameter " << k;
+  }
+}
+
+TEST(Model, OnlyAnMlpOnSamplesOfWholePagesReadsRowsALineLonger) {
+  EXPECT_EQ(Model("mlp:7", {1, 32, 32}, 4, 2, 1, 1).input_row_values(), 1024U + 16U);  // 4 KiB a sample
+  EXPECT_EQ(Model("mlp:7", {3, 32, 32}, 4, 2, 1, 1).input_row_values(), 3072U + 16U);  // 12 KiB
+  EXPECT_EQ(Model("mlp:7", kMnist, 4, 2, 1, 1).input_row_values(), 784U);
+  EXPECT_EQ(Model("cnn", {1, 32, 32}, 4, 2, 1, 1).input_row_values(), 1024U);  // a convolution reads NCHW
+}
+
+TEST(Model, PaddedRowsGiveTheLossOfTheSamplesAndNeverReadTheirGaps) {
+  const Batch batch = random_batch({1, 32, 32}, 4, 4, 9);
+  Model padded("mlp:16", {1, 32, 32}, 4, 4, 5, 1);
+  Model zeros("mlp:16", {1, 32, 32}, 4, 4, 5, 1);
+  const float loss = padded.train_step(rows_for(padded, batch, std::nanf("")).data(), batch.labels.data());
+  const float zero_gap_loss = zeros.train_step(rows_for(zeros, batch, 0.0F).data(), batch.labels.data());
+  EXPECT_TRUE(std::isfinite(loss));
+  EXPECT_EQ(loss, zero_gap_loss);
+  EXPECT_TRUE(std::ranges::equal(padded.gradients(), zeros.gradients())) << "a gap's value reached the gradient";
+  const Evaluation contiguous = padded.evaluate(batch.images.data(), batch.labels.data(), 4);
+  EXPECT_NEAR(contiguous.loss_sum / 4.0, loss, 1e-5 * loss);
+}
 
 TEST(Model, SameSeedAndThreadsGiveIdenticalParametersAndSteps) {
   const Batch batch = random_batch({1, 8, 8}, 4, 5, 3);

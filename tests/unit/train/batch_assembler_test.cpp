@@ -27,7 +27,7 @@ data::Samples numbered_samples(std::size_t count) {
 
 TEST(BatchAssembler, CopiesTheChosenSamplesContiguouslyInOrder) {
   const auto samples = numbered_samples(8);
-  BatchAssembler assembler(samples, 3);
+  BatchAssembler assembler(samples, 3, 4);
   const std::vector<std::uint32_t> indices{5, 0, 7};
   assembler.fill(indices);
   for (std::size_t row = 0; row < indices.size(); ++row) {
@@ -40,11 +40,20 @@ TEST(BatchAssembler, CopiesTheChosenSamplesContiguouslyInOrder) {
 
 TEST(BatchAssembler, ASmallerBatchFillsTheFront) {
   const auto samples = numbered_samples(8);
-  BatchAssembler assembler(samples, 4);
+  BatchAssembler assembler(samples, 4, 4);
   const std::vector<std::uint32_t> indices{6};
   assembler.fill(indices);
   EXPECT_EQ(assembler.labels()[0], 6);
   EXPECT_EQ(assembler.images()[3], 63.0F);
+}
+
+TEST(BatchAssembler, RowsLongerThanASampleStartRowValuesApartAndKeepTheirGapsZero) {
+  const auto samples = numbered_samples(8);
+  BatchAssembler assembler(samples, 2, 6);
+  const std::vector<std::uint32_t> indices{3, 7};
+  assembler.fill(indices);
+  const std::vector<float> expected{30, 31, 32, 33, 0, 0, 70, 71, 72, 73, 0, 0};
+  EXPECT_EQ(std::vector<float>(assembler.images(), assembler.images() + expected.size()), expected);
 }
 
 TEST(BatchAssembler, NormalisesUint8SamplesAsTheFileStatisticsSay) {
@@ -59,7 +68,7 @@ TEST(BatchAssembler, NormalisesUint8SamplesAsTheFileStatisticsSay) {
   data::Normalizer(samples.shape, mean, stddev).apply(pixels, expected);
   samples.images = data::StoredImages::from_pixels(samples.shape, std::move(pixels), mean, stddev);
   samples.labels = {0, 1, 0, 1, 0};
-  BatchAssembler assembler(samples, 2);
+  BatchAssembler assembler(samples, 2, 4);
   const std::vector<std::uint32_t> indices{4, 1};
   assembler.fill(indices);
   for (std::size_t row = 0; row < indices.size(); ++row) {
