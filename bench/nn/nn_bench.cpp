@@ -1,6 +1,7 @@
-// Forward+backward per minibatch of the two models, and the final evaluation's work per 128 test samples (their
-// normalisation and one forward pass, as train's evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape
-// (its limit), all on one thread. See docs/nn.md for the command and the figures.
+// Forward+backward per minibatch of the two models on 1x28x28 samples and of the synthetic sweep's mlp:128 on 3x32x32,
+// and the final evaluation's work per 128 test samples (their normalisation and one forward pass, as train's
+// evaluate_on), beside oneDNN's matmul at the MLP's largest layer shape (its limit), all on one thread. See docs/nn.md
+// for the command and the figures.
 #include <benchmark/benchmark.h>
 #include <omp.h>
 
@@ -17,6 +18,8 @@
 namespace {
 
 constexpr psbench::nn::InputShape kInput{1, 28, 28};
+// The synthetic sweep's samples (docs/results), on which it trains mlp:128.
+constexpr psbench::nn::InputShape kSyntheticInput{3, 32, 32};
 constexpr int kClasses = 10;
 constexpr int kThreads = 1;
 
@@ -32,18 +35,24 @@ struct Minibatch {
   std::vector<std::int32_t> labels;
 };
 
-Minibatch minibatch_of(int samples, std::uint32_t seed) {
-  Minibatch batch{std::vector<float>(static_cast<std::size_t>(samples) * 28 * 28),
+// samples rows of row_values floats (Model::input_row_values for a training batch, the sample's values otherwise).
+Minibatch minibatch_of(int samples, std::size_t row_values, std::uint32_t seed) {
+  Minibatch batch{std::vector<float>(static_cast<std::size_t>(samples) * row_values),
                   std::vector<std::int32_t>(static_cast<std::size_t>(samples))};
   fill_uniform(batch.images, seed);
   for (std::size_t i = 0; i < batch.labels.size(); ++i) batch.labels[i] = static_cast<std::int32_t>(i % kClasses);
   return batch;
 }
 
-void train_step(benchmark::State& state, const std::string& spec) {
+std::size_t values_of(psbench::nn::InputShape input) {
+  return static_cast<std::size_t>(input.channels) * static_cast<std::size_t>(input.height) *
+         static_cast<std::size_t>(input.width);
+}
+
+void train_step(benchmark::State& state, const std::string& spec, psbench::nn::InputShape input) {
   const int batch = static_cast<int>(state.range(0));
-  psbench::nn::Model model(spec, kInput, kClasses, batch, 1, kThreads);
-  const Minibatch data = minibatch_of(batch, 2);
+  psbench::nn::Model model(spec, input, kClasses, batch, 1, kThreads);
+  const Minibatch data = minibatch_of(batch, model.input_row_values(), 2);
   const float* images = data.images.data();
   const std::int32_t* labels = data.labels.data();
   (void)model.train_step(images, labels);  // first touch of the buffers and the scratchpad
@@ -55,20 +64,21 @@ void train_step(benchmark::State& state, const std::string& spec) {
   state.counters["flops_per_step"] = model.flops_per_step();
 }
 
-void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256"); }
-void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn"); }
+void BM_TrainStepMlp(benchmark::State& state) { train_step(state, "mlp:512,256", kInput); }
+void BM_TrainStepCnn(benchmark::State& state) { train_step(state, "cnn", kInput); }
+void BM_TrainStepMlp128(benchmark::State& state) { train_step(state, "mlp:128", kSyntheticInput); }
 
 // What the final evaluation (train's evaluate_on) repeats per chunk of range(0) test samples: the chunk's uint8
 // pixels normalised to the model's float input, then one call of Model::evaluate.
-void evaluate_chunk(benchmark::State& state, const std::string& spec) {
+void evaluate_chunk(benchmark::State& state, const std::string& spec, psbench::nn::InputShape input) {
   const int chunk = static_cast<int>(state.range(0));
-  psbench::nn::Model model(spec, kInput, kClasses, chunk, 1, kThreads);
-  Minibatch data = minibatch_of(chunk, 4);
-  const psbench::data::SampleShape shape{kInput.channels, kInput.height, kInput.width};
+  psbench::nn::Model model(spec, input, kClasses, chunk, 1, kThreads);
+  Minibatch data = minibatch_of(chunk, values_of(input), 4);
+  const psbench::data::SampleShape shape{input.channels, input.height, input.width};
   psbench::BulkVector<std::uint8_t> pixels(data.images.size());
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 37 % 256);
-  const double mean[] = {0.5};
-  const double stddev[] = {0.25};
+  const std::vector<double> mean(static_cast<std::size_t>(input.channels), 0.5);
+  const std::vector<double> stddev(static_cast<std::size_t>(input.channels), 0.25);
   const auto stored = psbench::data::StoredImages::from_pixels(shape, std::move(pixels), mean, stddev);
   const auto count = static_cast<std::size_t>(chunk);
   (void)model.evaluate(data.images.data(), data.labels.data(), count);  // first touch of the pass's buffers
@@ -80,8 +90,9 @@ void evaluate_chunk(benchmark::State& state, const std::string& spec) {
       benchmark::Counter(static_cast<double>(state.iterations()) * chunk, benchmark::Counter::kIsRate);
 }
 
-void BM_EvaluateMlp(benchmark::State& state) { evaluate_chunk(state, "mlp:512,256"); }
-void BM_EvaluateCnn(benchmark::State& state) { evaluate_chunk(state, "cnn"); }
+void BM_EvaluateMlp(benchmark::State& state) { evaluate_chunk(state, "mlp:512,256", kInput); }
+void BM_EvaluateCnn(benchmark::State& state) { evaluate_chunk(state, "cnn", kInput); }
+void BM_EvaluateMlp128(benchmark::State& state) { evaluate_chunk(state, "mlp:128", kSyntheticInput); }
 
 /// dst[M x N] = src[M x K] * weights[K x N], plain row-major: the MLP's first layer at batch M as one matmul.
 void BM_OneDnnMatmul(benchmark::State& state) {
@@ -119,8 +130,10 @@ void BM_OneDnnMatmul(benchmark::State& state) {
 
 BENCHMARK(BM_TrainStepMlp)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainStepCnn)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainStepMlp128)->Arg(32)->Arg(128)->Arg(512)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EvaluateMlp)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EvaluateCnn)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_EvaluateMlp128)->Arg(128)->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_OneDnnMatmul)->Args({128, 784, 512})->UseRealTime()->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv) { return psbench::bench::serial_benchmark_main(argc, argv); }

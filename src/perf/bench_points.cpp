@@ -10,11 +10,11 @@ namespace psbench::perf {
 namespace {
 
 // The model specs nn_bench trains (bench/nn/nn_bench.cpp).
-const std::map<std::string, std::string> kTrainStepModels = {{"BM_TrainStepMlp", "mlp:512,256"},
-                                                             {"BM_TrainStepCnn", "cnn"}};
+const std::map<std::string, std::string> kTrainStepModels = {
+    {"BM_TrainStepMlp", "mlp:512,256"}, {"BM_TrainStepCnn", "cnn"}, {"BM_TrainStepMlp128", "mlp:128"}};
 // The same models' evaluation calls (bench/nn/nn_bench.cpp).
-const std::map<std::string, std::string> kEvaluateModels = {{"BM_EvaluateMlp", "mlp:512,256"},
-                                                            {"BM_EvaluateCnn", "cnn"}};
+const std::map<std::string, std::string> kEvaluateModels = {
+    {"BM_EvaluateMlp", "mlp:512,256"}, {"BM_EvaluateCnn", "cnn"}, {"BM_EvaluateMlp128", "mlp:128"}};
 
 void note_source(BenchPoints& points, const std::string& quantity, const std::string& path) {
   std::string& list = points.sources[quantity];

@@ -195,6 +195,28 @@ TEST_F(CalibrateTest, ClearErrors) {
   expect_user_error([&] { calibrate(files, {}); }, "disk bandwidth");
 }
 
+// nn_bench's third model, the synthetic sweep's mlp:128 on 3x32x32 (BM_TrainStepMlp128: 1 ms + 20 us per sample;
+// BM_EvaluateMlp128: 1 ms + 5 us per sample): a step and an evaluation line of its own beside mlp:512,256's.
+TEST_F(CalibrateTest, TheSyntheticSweepsModelGetsItsOwnStepAndEvaluation) {
+  std::vector<std::string> files = all_files();
+  std::vector<results::BenchmarkRun> runs;
+  for (const int b : {32, 128, 512})
+    runs.push_back(run("BM_TrainStepMlp128/" + std::to_string(b) + "/real_time", 1e-3 + 20e-6 * b, "ms"));
+  for (const int samples : {64, 128})
+    runs.push_back(run("BM_EvaluateMlp128/" + std::to_string(samples) + "/real_time", 1e-3 + 5e-6 * samples, "ms"));
+  files.push_back(write("nn128.json", file_with(runs)));
+  const Calibration c = calibrate(files, {});
+  ASSERT_EQ(c.compute.size(), 2U);
+  const auto mlp128 =
+      std::find_if(c.compute.begin(), c.compute.end(), [](const auto& f) { return f.model == "mlp:128"; });
+  ASSERT_NE(mlp128, c.compute.end());
+  EXPECT_NEAR(mlp128->step.slope, 20e-6, 1e-12);
+  EXPECT_NEAR(compute_seconds(c, "mlp:128", 1e9, 64), 1e-3 + 20e-6 * 64, 1e-9) << "the fit, not the FLOP rate";
+  ASSERT_EQ(c.evaluate.size(), 1U);
+  EXPECT_EQ(c.evaluate[0].model, "mlp:128");
+  EXPECT_NEAR(c.evaluate[0].step.at(128), 1e-3 + 5e-6 * 128, 1e-9);
+}
+
 // A chain's later readers into fresh pages: 60 ms + 2 ns/byte, at two sizes, three launches each, one launch
 // of each size twice as slow (the machine's memory state moves between launches: the medians ignore it).
 constexpr double kLaterIntercept = 60e-3, kLaterSlope = 2e-9;
