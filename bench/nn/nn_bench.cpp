@@ -44,11 +44,6 @@ Minibatch minibatch_of(int samples, std::size_t row_values, std::uint32_t seed) 
   return batch;
 }
 
-std::size_t values_of(psbench::nn::InputShape input) {
-  return static_cast<std::size_t>(input.channels) * static_cast<std::size_t>(input.height) *
-         static_cast<std::size_t>(input.width);
-}
-
 void train_step(benchmark::State& state, const std::string& spec, psbench::nn::InputShape input) {
   const int batch = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, input, kClasses, batch, 1, kThreads);
@@ -73,8 +68,8 @@ void BM_TrainStepMlp128(benchmark::State& state) { train_step(state, "mlp:128", 
 void evaluate_chunk(benchmark::State& state, const std::string& spec, psbench::nn::InputShape input) {
   const int chunk = static_cast<int>(state.range(0));
   psbench::nn::Model model(spec, input, kClasses, chunk, 1, kThreads);
-  Minibatch data = minibatch_of(chunk, values_of(input), 4);
   const psbench::data::SampleShape shape{input.channels, input.height, input.width};
+  Minibatch data = minibatch_of(chunk, shape.values(), 4);
   psbench::BulkVector<std::uint8_t> pixels(data.images.size());
   for (std::size_t i = 0; i < pixels.size(); ++i) pixels[i] = static_cast<std::uint8_t>(i * 37 % 256);
   const std::vector<double> mean(static_cast<std::size_t>(input.channels), 0.5);

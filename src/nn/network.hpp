@@ -44,9 +44,9 @@ class Network {
 };
 
 /// Floats between two samples of a training batch for plan: an MLP whose samples fill whole 4 KiB pages (3x32x32
-/// float32: 12,288 bytes) gets 16 more, a cache line, because at a stride of whole pages the 64 rows of its
-/// weight-gradient product all fall into the same L1 sets and that product ran 1.3-1.6x slower (docs/nn.md,
-/// "Input rows"); otherwise the sample's values.
+/// float32: 12,288 bytes) gets 16 more, a cache line, because at a stride of whole pages the batch's rows all fall
+/// into the same L1 sets in its weight-gradient product, whose speed then depends on where the batch lies
+/// (docs/nn.md, "Input rows"); otherwise the sample's values.
 std::size_t input_row_values(const NetworkPlan& plan);
 
 }  // namespace psbench::nn
